@@ -1,0 +1,34 @@
+# Every target creates and fills the virtualenv itself: on a fresh machine
+# `make regen` and `make test` are all the set-up there is.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: regen check test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+regen: $(STAMP)
+	$(BIN)/toolcat generate
+
+check: $(STAMP)
+	$(BIN)/toolcat check
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+lint: $(STAMP)
+	$(BIN)/ruff check generator tests scripts
+	$(BIN)/mypy --strict generator
+	$(BIN)/mypy --strict generated
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py
+
+clean:
+	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache

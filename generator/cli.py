@@ -1,0 +1,117 @@
+"""The ``toolcat`` command: generate, check.
+
+Exit codes: 0 ok, 1 stale (check found a difference), 2 any input or usage error.
+No traceback reaches the user: input problems are ToolcatError, printed once.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from generator.config import DEFAULT_CONFIG, Target, load_config, select
+from generator.errors import ToolcatError
+from generator.output.files import compare, write_catalog
+from generator.pipeline import build_catalog, previous_verdict, render_files
+
+OK, STALE, ERROR = 0, 1, 2
+
+
+def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None,
+             prefix: str) -> list[Target]:
+    if spec is not None or out is not None:
+        if spec is None or out is None:
+            raise click.UsageError("--spec and --out go together")
+        label = spec.name
+        name = name or re.sub(r"[^a-z0-9_]", "_", spec.resolve().parent.name.lower()) or "api"
+        if not re.match(r"^[a-z]", name):
+            name = f"api_{name}"
+        return [Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix)]
+    if not config.is_file():
+        raise ToolcatError.single(str(config), "", "config file not found",
+                                  "run from the project root, pass --config, or use "
+                                  "--spec FILE --out DIR")
+    return select(load_config(config), name, str(config))
+
+
+_common = [
+    click.argument("name", required=False),
+    click.option("--config", "config", type=click.Path(path_type=Path),
+                 default=DEFAULT_CONFIG, show_default=True, help="Catalog config file."),
+    click.option("--spec", type=click.Path(path_type=Path), help="Ad hoc: an OpenAPI file."),
+    click.option("--out", type=click.Path(path_type=Path), help="Ad hoc: the catalog folder."),
+    click.option("--prefix", default="", help="Ad hoc: tool-name prefix."),
+    click.option("--name", "name_opt", help="Ad hoc: catalog name."),
+]
+
+
+def common(func):  # type: ignore[no-untyped-def]
+    for decorator in reversed(_common):
+        func = decorator(func)
+    return func
+
+
+@click.group()
+def cli() -> None:
+    """Derive MCP tool catalogs from OpenAPI documents."""
+
+
+@cli.command()
+@common
+def generate(name: str | None, config: Path, spec: Path | None, out: Path | None,
+             prefix: str, name_opt: str | None) -> None:
+    """Generate every catalog in the config, or the one named."""
+    for target in _targets(name or name_opt, config, spec, out, prefix):
+        catalog = build_catalog(target)
+        files = render_files(catalog)
+        write_catalog(target.output, files)
+        size = sum(len(v) for v in files.values())
+        click.echo(f"{target.name}: {len(catalog.tools)} tools, {size:,} bytes -> "
+                   f"{target.output}")
+
+
+@cli.command()
+@common
+def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
+          prefix: str, name_opt: str | None) -> None:
+    """Regenerate in memory and compare with disk; exit 1 if anything differs."""
+    stale = False
+    for target in _targets(name or name_opt, config, spec, out, prefix):
+        catalog = build_catalog(target, previous_verdict(target.output))
+        differences = compare(target.output, render_files(catalog))
+        if not differences:
+            click.echo(f"{target.name}: up to date ({len(catalog.tools)} tools)")
+            continue
+        stale = True
+        click.echo(f"{target.name}: STALE in {target.output}")
+        for diff in differences:
+            click.echo(f"  {diff.kind}: {diff.path}")
+        for diff in differences:
+            click.echo(diff.diff, nl=False)
+        fix = (f"toolcat generate {target.name}" if spec is None else
+               f"toolcat generate --spec {spec} --out {out}")
+        click.echo(f"fix: run `{fix}` (or `make regen`) and commit the result")
+    if stale:
+        sys.exit(STALE)
+
+
+def main() -> None:
+    try:
+        cli.main(standalone_mode=False)
+    except ToolcatError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(ERROR)
+    except click.exceptions.Abort:
+        sys.exit(ERROR)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(ERROR)
+    except KeyboardInterrupt:
+        sys.exit(ERROR)
+    except RecursionError:
+        click.echo("error: the document nests too deeply to process", err=True)
+        sys.exit(ERROR)
+    sys.exit(OK)

@@ -1,0 +1,90 @@
+"""The catalog config: one declarative YAML file, validated strictly.
+
+    catalogs:
+      broadcast:
+        spec: broadcast/v1.json        # relative to this file
+        output: ../generated/broadcast # relative to this file
+        prefix: broadcast_
+        overrides: broadcast/overrides.yaml
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pydantic
+
+from generator.checked_yaml import parse_model, read_yaml
+from generator.errors import fail, nearest
+from generator.model.naming import MAX_NAME
+
+DEFAULT_CONFIG = Path("specs/toolcat.yaml")
+NAME_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+
+class CatalogConfig(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+
+    spec: str
+    output: str
+    prefix: str = pydantic.Field(default="", pattern=r"^[A-Za-z0-9_-]*$", max_length=24)
+    overrides: str | None = None
+    name_budget: int = pydantic.Field(default=MAX_NAME, ge=16, le=MAX_NAME)
+    open_world: bool = False
+
+
+class Config(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+
+    catalogs: dict[str, CatalogConfig]
+
+
+class Target(pydantic.BaseModel):
+    """One catalog to generate, with paths resolved."""
+
+    model_config = pydantic.ConfigDict(frozen=True)
+
+    name: str
+    spec: Path
+    spec_label: str
+    output: Path
+    prefix: str = ""
+    overrides: Path | None = None
+    name_budget: int = MAX_NAME
+    open_world: bool = False
+
+
+def load_config(path: Path) -> list[Target]:
+    data, lines = read_yaml(path)
+    config = parse_model(Config, data, lines, str(path))
+    base = path.parent
+    targets = []
+    for name, entry in sorted(config.catalogs.items()):
+        if not pydantic.TypeAdapter(str).validate_python(name) or not _valid_name(name):
+            raise fail(str(path), f"catalogs.{name}", f"catalog name '{name}' is not a "
+                       "Python identifier in snake_case", "use letters, digits and _")
+        targets.append(Target(
+            name=name, spec=Path(os.path.normpath(base / entry.spec)), spec_label=entry.spec,
+            output=Path(os.path.normpath(base / entry.output)), prefix=entry.prefix,
+            overrides=Path(os.path.normpath(base / entry.overrides)) if entry.overrides
+            else None,
+            name_budget=entry.name_budget, open_world=entry.open_world))
+    return targets
+
+
+def _valid_name(name: str) -> bool:
+    import re
+
+    return re.match(NAME_PATTERN, name) is not None
+
+
+def select(targets: list[Target], name: str | None, file: str) -> list[Target]:
+    if name is None:
+        return targets
+    chosen = [t for t in targets if t.name == name]
+    if not chosen:
+        raise fail(file, "catalogs", f"no catalog named '{name}'"
+                   f"{nearest(name, [t.name for t in targets])}",
+                   f"known catalogs: {', '.join(t.name for t in targets)}")
+    return chosen

@@ -1,0 +1,1 @@
+"""Stage 1: read files, bundle relative-file ``$ref``s into one document, validate."""

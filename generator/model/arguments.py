@@ -1,0 +1,179 @@
+"""Tool arguments: parameters and request-body fields, flattened into one object.
+
+Path, query, header and cookie parameters and the properties of an object body
+become properties of ``inputSchema``; a body that is not a plain object (an array,
+a map, a ``oneOf``, text or bytes) is carried whole as one argument. When two
+locations use one name, the earlier location in ``path, query, header, cookie,
+body`` keeps it and the other is spelled ``<location>_<name>``; the binding keeps
+every wire name, so nothing is lost and nothing overwrites anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from generator.errors import escape_token, fail
+from generator.model import media
+from generator.model.naming import argument_name
+from generator.model.operations import Operation, resolve_object
+from generator.model.types import LOCATIONS, ArgumentBinding
+from generator.normalise.defs import Definitions
+from generator.normalise.merge import merged_object
+
+# HTTP decides these from the binding; OpenAPI 3 says such parameters SHALL be ignored.
+RESERVED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+IF_MATCH = "ifMatch"
+_DEFAULT_STYLE = {"path": ("simple", False), "query": ("form", True),
+                  "header": ("simple", False), "cookie": ("form", True)}
+
+
+@dataclass
+class Candidate:
+    wire: str | None
+    location: str
+    schema: Any
+    required: bool
+    binding: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Inputs:
+    schema: dict[str, Any]
+    bindings: tuple[ArgumentBinding, ...]
+    ignored: tuple[dict[str, str], ...]
+    content_type: str | None
+    defs: frozenset[str]
+
+
+def _param(defs: Definitions, param: dict[str, Any], loc: str) -> tuple[Candidate, set[str]]:
+    location = param["in"]
+    extra: dict[str, Any] = {}
+    raw_schema = param.get("schema")
+    if raw_schema is None and isinstance(param.get("content"), dict) and param["content"]:
+        ctype = next(iter(param["content"]))
+        raw_schema = param["content"][ctype].get("schema", {})
+        extra["content_type"] = ctype
+        loc = f"{loc}/content/{escape_token(ctype)}/schema"
+    else:
+        loc = f"{loc}/schema"
+        style, explode = _DEFAULT_STYLE.get(location, ("simple", False))
+        style = param.get("style", style)
+        extra["style"] = style
+        extra["explode"] = param.get("explode", style == "form")
+        if param.get("allowReserved") is True:
+            extra["allow_reserved"] = True
+    schema, refs = defs.rewrite(raw_schema if raw_schema is not None else {}, loc, "input")
+    schema = _describe(schema, param)
+    required = location == "path" or param.get("required") is True
+    return Candidate(param["name"], location, schema, required, extra), set(refs)
+
+
+def _describe(schema: Any, source: dict[str, Any]) -> Any:
+    if not isinstance(schema, dict):
+        return schema
+    out = dict(schema)
+    for key in ("description", "deprecated"):
+        if key in source and key not in out:
+            out[key] = source[key]
+    if "example" in source and "examples" not in out:
+        out["examples"] = [source["example"]]
+    return out
+
+
+def _body(defs: Definitions, op: Operation) -> tuple[list[Candidate], str | None, set[str]]:
+    if "requestBody" not in op.node:
+        return [], None, set()
+    body, loc = resolve_object(defs, op.node["requestBody"], f"{op.pointer}/requestBody")
+    content = body.get("content") or {}
+    ctype = media.choose(content)
+    if ctype is None:
+        return [], None, set()
+    required = body.get("required") is True
+    entry = content[ctype] or {}
+    loc = f"{loc}/content/{escape_token(ctype)}"
+    raw = entry.get("schema")
+    if not (media.is_json(ctype) or ctype in (media.FORM, media.MULTIPART)):
+        schema = media.raw_body_schema(ctype, raw)
+        return [Candidate(None, "body", _describe(schema, body), required, {})], ctype, set()
+    raw = raw if raw is not None else {}
+    flat = merged_object(defs, raw, f"{loc}/schema")
+    if flat is None:
+        schema, refs = defs.rewrite(raw, f"{loc}/schema", "input")
+        return [Candidate(None, "body", _describe(schema, body), required, {})], ctype, set(refs)
+    schema, refs = defs.rewrite(flat, f"{loc}/schema", "input")
+    needed = set(schema.get("required", [])) if required else set()
+    encoding = entry.get("encoding") or {}
+    out = []
+    for name, prop in (schema.get("properties") or {}).items():
+        extra: dict[str, Any] = {}
+        if isinstance(encoding.get(name), dict) and "contentType" in encoding[name]:
+            extra["content_type"] = encoding[name]["contentType"]
+        if ctype == media.MULTIPART:
+            prop = _binary_parts(prop)
+        out.append(Candidate(name, "body", prop, name in needed, extra))
+    return out, ctype, set(refs)
+
+
+def _binary_parts(prop: Any) -> Any:
+    """A multipart file part travels in JSON arguments as base64."""
+    if isinstance(prop, dict) and prop.get("format") == "binary":
+        out = {k: v for k, v in prop.items() if k != "format"}
+        out["contentEncoding"] = "base64"
+        return out
+    return prop
+
+
+def build_inputs(defs: Definitions, op: Operation) -> Inputs:
+    candidates: list[Candidate] = []
+    ignored: list[dict[str, str]] = []
+    refs: set[str] = set()
+    for param, loc in op.parameters:
+        if param["in"] == "header" and param["name"].lower() in RESERVED_HEADERS:
+            ignored.append({"in": "header", "name": param["name"],
+                            "reason": "set by the binding (OpenAPI: such parameters are "
+                                      "ignored)"})
+            continue
+        if param["in"] not in _DEFAULT_STYLE:
+            raise fail(defs.file, f"{loc}/in", f"unknown parameter location {param['in']!r}",
+                       "use path, query, header or cookie")
+        cand, used = _param(defs, param, loc)
+        candidates.append(cand)
+        refs |= used
+    body, ctype, used = _body(defs, op)
+    candidates.extend(body)
+    refs |= used
+    return _assemble(defs, op, candidates, ignored, ctype, refs)
+
+
+def _assemble(defs: Definitions, op: Operation, candidates: list[Candidate],
+              ignored: list[dict[str, str]], ctype: str | None, refs: set[str]) -> Inputs:
+    order = sorted(candidates, key=lambda c: LOCATIONS.index(c.location))
+    names: dict[str, Candidate] = {}
+    bindings = []
+    for cand in order:
+        name = _argument(cand)
+        if name in names:
+            name = argument_name(f"{cand.location}_{name}")
+        if name in names:
+            raise fail(defs.file, op.pointer, f"argument name '{name}' is used twice "
+                       f"({names[name].location} and {cand.location})",
+                       "rename one of them with an override")
+        names[name] = cand
+        bindings.append(ArgumentBinding(name, cand.location, cand.wire, **cand.binding))
+    props = {n: c.schema for n, c in sorted(names.items())}
+    schema: dict[str, Any] = {"type": "object", "properties": props,
+                              "required": sorted(n for n, c in names.items() if c.required),
+                              "additionalProperties": False}
+    if not schema["required"]:
+        del schema["required"]
+    return Inputs(schema, tuple(sorted(bindings, key=lambda b: b.argument)), tuple(ignored),
+                  ctype, frozenset(refs))
+
+
+def _argument(cand: Candidate) -> str:
+    if cand.wire is None:
+        return "body"
+    if cand.location == "header" and cand.wire.lower() == "if-match":
+        return IF_MATCH
+    return argument_name(cand.wire)

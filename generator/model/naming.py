@@ -1,0 +1,58 @@
+"""Tool names: snake_case, prefixed, ``^[A-Za-z0-9_-]{1,64}$``, order-independent.
+
+A name comes from the operationId, else from the method and path. A name over the
+budget is shortened readably and deterministically: it keeps its leading words
+and ends with a digest of the full name, so two long names never collide by
+truncation. Two operations that still end up with one name are an error naming
+both, never a counter that depends on spec order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+MAX_NAME = 64
+NAME_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NON_WORD = re.compile(r"[^A-Za-z0-9]+")
+_VERSION = re.compile(r"^v\d+(\.\d+)*$", re.IGNORECASE)
+
+
+def snake(text: str) -> str:
+    words = [w for w in _NON_WORD.split(_CAMEL.sub("_", text)) if w]
+    return "_".join(w.lower() for w in words)
+
+
+def name_from_route(method: str, path: str) -> str:
+    """``GET /api/v3/series/{id}/episodes`` -> ``get_series_by_id_episodes``."""
+    words = [method.lower()]
+    for segment in path.strip("/").split("/"):
+        if not segment or segment.lower() == "api" or _VERSION.match(segment):
+            continue
+        if segment.startswith("{") and segment.endswith("}"):
+            words.append("by_" + snake(segment[1:-1]))
+        else:
+            words.append(snake(segment))
+    return "_".join(w for w in words if w)
+
+
+def shorten(name: str, budget: int) -> str:
+    if len(name) <= budget:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:6]
+    head = name[: budget - len(digest) - 1].rstrip("_-")
+    return f"{head}_{digest}"
+
+
+def tool_name(prefix: str, operation_id: str | None, method: str, path: str,
+              budget: int = MAX_NAME) -> str:
+    base = snake(operation_id) if operation_id and snake(operation_id) else name_from_route(
+        method, path)
+    return shorten(prefix + base, budget)
+
+
+def argument_name(wire: str) -> str:
+    """Property keys clients accept: ``[A-Za-z0-9_.-]``, at most 64 characters."""
+    clean = re.sub(r"[^A-Za-z0-9_.-]+", "_", wire).strip("_") or "arg"
+    return shorten(clean, MAX_NAME)

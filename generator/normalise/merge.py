@@ -1,0 +1,69 @@
+"""Merge an object schema's ``allOf`` where the merge is exact.
+
+Used to decide whether a request body can be flattened into tool arguments. The
+merge is exact when every part is a plain object schema (properties, required,
+descriptive keywords) and no property is declared twice differently; anything
+else (``oneOf``, maps, ``additionalProperties: false`` inside an ``allOf``...)
+returns None and the body travels as one argument, losing nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.normalise.defs import Definitions
+
+_PLAIN = frozenset({"type", "properties", "required", "description", "title", "allOf",
+                    "example", "examples", "readOnly", "deprecated", "x-examples", "nullable"})
+_DESCRIPTIVE = ("description", "title")
+
+
+def _is_plain(schema: dict[str, Any]) -> bool:
+    keys = {k for k in schema if not k.startswith("x-")}
+    if not keys <= _PLAIN | {"additionalProperties"}:
+        return False
+    if schema.get("nullable") is True:
+        return False
+    ap = schema.get("additionalProperties", False)
+    return ap is False and schema.get("type", "object") == "object"
+
+
+def merged_object(defs: Definitions, raw: Any, loc: str,
+                  _depth: int = 0) -> dict[str, Any] | None:
+    """An equivalent single object schema for ``raw``, or None when not exact."""
+    schema, loc = defs.resolve_shallow(raw, loc)
+    if not isinstance(schema, dict) or _depth > 20 or not _is_plain(schema):
+        return None
+    if "properties" not in schema and "allOf" not in schema:
+        return None
+    own = {k: v for k, v in schema.items() if k != "allOf"}
+    parts = [own]
+    for i, part in enumerate(schema.get("allOf") or []):
+        merged = merged_object(defs, part, f"{loc}/allOf/{i}", _depth + 1)
+        if merged is None:
+            return None
+        if merged.get("additionalProperties") is False:
+            return None  # closed part inside allOf: merging would change meaning
+        parts.append(merged)
+    return _combine(parts)
+
+
+def _combine(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    out: dict[str, Any] = {"type": "object"}
+    for part in parts:
+        for name, sub in (part.get("properties") or {}).items():
+            if name in props and props[name] != sub:
+                return None
+            props[name] = sub
+        required += [r for r in part.get("required", []) if r not in required]
+        for key in _DESCRIPTIVE:
+            if key in part and key not in out:
+                out[key] = part[key]
+    if parts[0].get("additionalProperties") is False:
+        out["additionalProperties"] = False
+    out["properties"] = props
+    if required:
+        out["required"] = required
+    return out

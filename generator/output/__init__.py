@@ -1,0 +1,1 @@
+"""Stage 6: write rendered files atomically, or compare them with what is on disk."""

@@ -1,0 +1,94 @@
+"""Atomic writes and byte comparison of a catalog folder.
+
+A catalog is written into a fresh sibling folder that then takes the place of
+the old one, so a failed or interrupted regen leaves the previous output whole:
+rendering happens in memory before anything touches the disk, and the folder
+swap is two renames. If a run dies between them, the next run finds the backup
+and puts it back before doing anything else.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+Files = dict[str, bytes]   # path relative to the catalog folder -> bytes
+
+
+def _backup(out: Path) -> Path:
+    return out.with_name(f".{out.name}.previous")
+
+
+def recover(out: Path) -> None:
+    """Undo a swap that was interrupted between its two renames."""
+    backup = _backup(out)
+    if backup.exists():
+        if out.exists():
+            shutil.rmtree(backup)
+        else:
+            backup.rename(out)
+
+
+def write_catalog(out: Path, files: Files) -> None:
+    recover(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        for rel, data in sorted(files.items()):
+            target = staging / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        staging.chmod(0o755)
+        backup = _backup(out)
+        if out.exists():
+            out.rename(backup)
+        staging.rename(out)
+        if backup.exists():
+            shutil.rmtree(backup)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+
+
+def on_disk(out: Path) -> Files:
+    if not out.is_dir():
+        return {}
+    found = {}
+    for path in sorted(out.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            found[path.relative_to(out).as_posix()] = path.read_bytes()
+    return found
+
+
+@dataclass(frozen=True)
+class Difference:
+    path: str
+    kind: str          # missing | changed | extra
+    diff: str
+
+
+def compare(out: Path, files: Files) -> list[Difference]:
+    current = on_disk(out)
+    found = []
+    for rel in sorted(set(files) | set(current)):
+        want, have = files.get(rel), current.get(rel)
+        if want == have:
+            continue
+        kind = "missing" if have is None else "extra" if want is None else "changed"
+        found.append(Difference(rel, kind, _unified(out / rel, have, want)))
+    return found
+
+
+def _unified(path: Path, have: bytes | None, want: bytes | None) -> str:
+    old = (have or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    new = (want or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    lines = difflib.unified_diff(old, new, f"{path} (on disk)", f"{path} (generated)", n=2)
+    text = "".join(lines)
+    return text if len(text) < 20000 else text[:20000] + "\n... (diff cut at 20000 characters)\n"

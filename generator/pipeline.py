@@ -1,0 +1,84 @@
+"""The whole pipeline for one catalog: load -> normalise -> model -> overrides -> render.
+
+Validation is a pure function of the spec's bytes and the validator's version,
+so ``catalog.json`` records both; ``check`` on an unchanged spec trusts the
+recorded verdict instead of validating again (the everyday CI case), and any
+change to either re-validates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.config import Target
+from generator.errors import fail
+from generator.jsonio import loads
+from generator.load.bundle import bundle
+from generator.load.swagger2 import convert
+from generator.load.validate import validate_document, validator_id
+from generator.model.build import build_tools
+from generator.model.types import Catalog, Source
+from generator.normalise.defs import Definitions
+from generator.output.files import Files
+from generator.render.catalog import render_catalog
+from generator.render.python_module import render_python
+
+CATALOG_FILE = "catalog.json"
+MODULE_FILE = "__init__.py"
+
+
+@dataclass(frozen=True)
+class LoadedSpec:
+    document: dict[str, Any]
+    sha256: str
+    openapi: str
+    is_30: bool
+
+
+def spec_digest(files: dict[Path, bytes], root: Path) -> str:
+    digest = hashlib.sha256()
+    for path, data in sorted(files.items()):
+        rel = path.relative_to(root) if path.is_relative_to(root) else path
+        digest.update(rel.as_posix().encode() + b"\0" + data + b"\0")
+    return "sha256:" + digest.hexdigest()
+
+
+def load_spec(path: Path, known_valid: str | None = None) -> LoadedSpec:
+    """Bundle, validate (unless ``known_valid`` is this spec's digest), convert 2.0."""
+    bundled = bundle(path)
+    document = bundled.document
+    sha = spec_digest(bundled.files, path.resolve().parent)
+    if known_valid != f"{sha} {validator_id()}":
+        validate_document(document, str(path))
+    version = str(document.get("openapi") or document.get("swagger") or "")
+    if "swagger" in document:
+        document = convert(document)
+    elif not version.startswith("3."):
+        raise fail(str(path), "/openapi", f"unsupported OpenAPI version {version!r}",
+                   "toolcat reads Swagger 2.0 and OpenAPI 3.x")
+    return LoadedSpec(document, sha, version, str(document.get("openapi", "")).startswith("3.0"))
+
+
+def previous_verdict(output: Path) -> str | None:
+    """'<spec sha> <validator>' recorded by the last generate, if any."""
+    try:
+        source = loads((output / CATALOG_FILE).read_bytes())["source"]
+        return f"{source['sha256']} {source['validatedWith']}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
+    spec = load_spec(target.spec, known_valid)
+    defs = Definitions(spec.document, str(target.spec), spec.is_30)
+    tools = build_tools(spec.document, defs, target.prefix, target.name_budget,
+                        target.open_world)
+    source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
+    return Catalog(target.name, source, tuple(tools))
+
+
+def render_files(catalog: Catalog) -> Files:
+    return {CATALOG_FILE: render_catalog(catalog), MODULE_FILE: render_python(catalog)}

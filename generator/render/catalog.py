@@ -1,0 +1,37 @@
+"""``catalog.json``: every tool as ``tools/list`` returns it, plus its HTTP binding."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from generator.jsonio import dumps
+from generator.model.types import FORMAT_VERSION, Catalog
+
+
+def tools_digest(tools: list[dict[str, Any]]) -> str:
+    """sha256 of the canonical JSON of the tools as clients see them."""
+    return "sha256:" + hashlib.sha256(dumps(tools, indent=False)).hexdigest()
+
+
+def catalog_data(catalog: Catalog) -> dict[str, Any]:
+    mcp = [t.mcp_json() for t in catalog.tools]
+    return {
+        "format": FORMAT_VERSION,
+        "name": catalog.name,
+        "source": {
+            "spec": catalog.source.spec,
+            "sha256": catalog.source.sha256,
+            "openapi": catalog.source.openapi,
+            "validatedWith": catalog.source.validated_with,
+        },
+        "digest": tools_digest(mcp),
+        "exclusions": [{"operation": e.operation, "reason": e.reason}
+                       for e in catalog.exclusions],
+        "tools": [{"tool": m, "binding": t.binding.as_json()}
+                  for m, t in zip(mcp, catalog.tools, strict=True)],
+    }
+
+
+def render_catalog(catalog: Catalog) -> bytes:
+    return dumps(catalog_data(catalog))

@@ -1,0 +1,26 @@
+"""The jinja2 environment over ``templates/`` (a folder users may point elsewhere).
+
+Values reach templates through filters that quote them (``pyrepr``), never by
+pasting text into code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+DEFAULT_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def environment(folder: Path | None = None) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder or DEFAULT_TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,  # noqa: S701 - the output is Python and Markdown, not HTML
+    )
+    env.filters["pyrepr"] = repr
+    return env
