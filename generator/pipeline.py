@@ -19,9 +19,11 @@ from generator.jsonio import loads
 from generator.load.bundle import bundle
 from generator.load.swagger2 import convert
 from generator.load.validate import validate_document, validator_id
-from generator.model.build import build_tools
+from generator.model.build import check_names, draft_tools
 from generator.model.types import Catalog, Source
 from generator.normalise.defs import Definitions
+from generator.overrides.apply import apply_overrides
+from generator.overrides.schema import read_overrides
 from generator.output.files import Files
 from generator.render.catalog import render_catalog
 from generator.render.python_module import render_python
@@ -72,12 +74,15 @@ def previous_verdict(output: Path) -> str | None:
 
 
 def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
+    overrides, lines = read_overrides(target.overrides) if target.overrides else (None, {})
     spec = load_spec(target.spec, known_valid)
     defs = Definitions(spec.document, str(target.spec), spec.is_30)
-    tools = build_tools(spec.document, defs, target.prefix, target.name_budget,
-                        target.open_world)
+    drafts = draft_tools(spec.document, defs, target.prefix, target.name_budget,
+                         target.open_world)
+    tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines)
+    tools = check_names(tools, str(target.spec), target.name_budget)
     source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
-    return Catalog(target.name, source, tuple(tools))
+    return Catalog(target.name, source, tuple(tools), tuple(exclusions))
 
 
 def render_files(catalog: Catalog) -> Files:

@@ -18,6 +18,7 @@ ToolName = Literal[
     "broadcast_add_collection_items",
     "broadcast_create_channel",
     "broadcast_create_collection",
+    "broadcast_create_filler_preset",
     "broadcast_create_schedule",
     "broadcast_delete_channel",
     "broadcast_delete_schedule",
@@ -33,6 +34,7 @@ ToolName = Literal[
     "broadcast_reset_playout",
     "broadcast_set_channel_notes",
     "broadcast_update_channel",
+    "broadcast_update_filler_preset",
     "broadcast_update_schedule",
 ]
 
@@ -40,6 +42,7 @@ TOOL_NAMES: Final[tuple[ToolName, ...]] = (
     "broadcast_add_collection_items",
     "broadcast_create_channel",
     "broadcast_create_collection",
+    "broadcast_create_filler_preset",
     "broadcast_create_schedule",
     "broadcast_delete_channel",
     "broadcast_delete_schedule",
@@ -55,6 +58,7 @@ TOOL_NAMES: Final[tuple[ToolName, ...]] = (
     "broadcast_reset_playout",
     "broadcast_set_channel_notes",
     "broadcast_update_channel",
+    "broadcast_update_filler_preset",
     "broadcast_update_schedule",
 )
 

@@ -1,4 +1,8 @@
-"""Operations -> tools: names, descriptions, schemas, annotations, bindings."""
+"""Operations -> draft tools: names, descriptions, schemas, annotations, bindings.
+
+Drafts get their final names, splits and texts in the overrides stage; names are
+checked only after it, so an override can settle a clash.
+"""
 
 from __future__ import annotations
 
@@ -22,10 +26,6 @@ ANNOTATIONS: dict[str, dict[str, bool]] = {
 }
 
 
-ETAG_SENTENCE = ("\n\nThe response's ETag header carries the current version of the "
-                 "resource; pass it as `ifMatch` to update it only if it is unchanged.")
-
-
 def describe(op: Operation) -> tuple[str | None, str]:
     summary = op.node.get("summary")
     summary = summary.strip() if isinstance(summary, str) and summary.strip() else None
@@ -36,7 +36,7 @@ def describe(op: Operation) -> tuple[str | None, str]:
     return summary, text or summary or f"{op.method} {op.path}"
 
 
-def build_tool(defs: Definitions, op: Operation, name: str, open_world: bool) -> Tool:
+def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool) -> Tool:
     inputs = build_inputs(defs, op)
     outputs = build_outputs(defs, op)
     input_schema = dict(inputs.schema)
@@ -46,8 +46,6 @@ def build_tool(defs: Definitions, op: Operation, name: str, open_world: bool) ->
     if output_schema is not None and outputs.defs:
         output_schema = {**output_schema, "$defs": defs.closure(outputs.defs, "output")}
     title, description = describe(op)
-    if outputs.etag:
-        description += ETAG_SENTENCE
     annotations: dict[str, Any] = {**ANNOTATIONS[op.method], "openWorldHint": open_world}
     binding = Binding(op.method, op.path, op.operation_id, op.pointer, inputs.bindings,
                       inputs.content_type, outputs.content_type, outputs.wrapper,
@@ -55,24 +53,29 @@ def build_tool(defs: Definitions, op: Operation, name: str, open_world: bool) ->
     return Tool(name, title, description, input_schema, output_schema, annotations, binding)
 
 
-def build_tools(document: dict[str, Any], defs: Definitions, prefix: str,
-                budget: int = MAX_NAME, open_world: bool = False) -> list[Tool]:
-    ops = list(operations(document, defs))
-    named: dict[str, Operation] = {}
+def draft_tools(document: dict[str, Any], defs: Definitions, prefix: str,
+                budget: int = MAX_NAME, open_world: bool = False) -> list[tuple[Operation, Tool]]:
+    return [(op, draft_tool(defs, op, tool_name(prefix, op.operation_id, op.method, op.path,
+                                                 budget), open_world))
+            for op in operations(document, defs)]
+
+
+def check_names(tools: list[Tool], file: str, budget: int = MAX_NAME) -> list[Tool]:
+    """Every name valid, within budget and unique; sorted by name."""
     problems = []
-    for op in ops:
-        name = tool_name(prefix, op.operation_id, op.method, op.path, budget)
-        if not NAME_RE.match(name):
-            problems.append(Problem(defs.file, op.pointer, f"tool name '{name}' is invalid",
-                                    "set a name with an override"))
-        elif name in named:
-            other = named[name]
-            problems.append(Problem(defs.file, op.pointer,
-                                    f"tool name '{name}' is derived from both "
-                                    f"'{other.key}' and '{op.key}'",
+    seen: dict[str, Tool] = {}
+    for tool in tools:
+        binding = tool.binding
+        if not NAME_RE.match(tool.name) or len(tool.name) > budget:
+            problems.append(Problem(file, binding.pointer, f"tool name '{tool.name}' is not "
+                                    f"1-{budget} of [A-Za-z0-9_-]", "set a name in overrides"))
+        elif tool.name in seen:
+            other = seen[tool.name].binding
+            problems.append(Problem(file, binding.pointer, f"tool name '{tool.name}' is given "
+                                    f"to both '{other.method} {other.path}' and "
+                                    f"'{binding.method} {binding.path}'",
                                     "give one of them a name with an override"))
-        named[name] = op
+        seen[tool.name] = tool
     if problems:
         raise ToolcatError(problems)
-    tools = [build_tool(defs, op, name, open_world) for name, op in named.items()]
     return sorted(tools, key=lambda t: t.name)

@@ -50,6 +50,7 @@ class Binding:
     semantics: str | None = None    # full-replace | merge | additive (overrides)
     ignored: tuple[dict[str, str], ...] = ()   # spec parameters that are not arguments
     etag: bool = False              # the success response declares an ETag header
+    omitted: tuple[tuple[str, str], ...] = ()  # body fields on no tool, with the reason
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +64,7 @@ class Binding:
             "semantics": self.semantics,
             "ignoredParameters": list(self.ignored),
             "responseETag": self.etag,
+            "omittedFields": dict(self.omitted),
         }
 
 

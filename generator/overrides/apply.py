@@ -1,0 +1,268 @@
+"""Apply the override file to the drafted tools, checking every name it uses."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Iterable
+from typing import Any
+
+from generator.checked_yaml import Lines, line_of
+from generator.errors import Problem, ToolcatError, nearest
+from generator.model.arguments import IF_MATCH
+from generator.model.operations import Operation
+from generator.model.types import ArgumentBinding, Exclusion, Tool
+from generator.overrides.schema import OperationOverride, OverrideFile, Semantics, ToolShape
+from generator.overrides.semantics import (
+    ANNOTATIONS,
+    ETAG_SENTENCE,
+    IF_MATCH_DESCRIPTION,
+    SENTENCES,
+)
+
+Draft = tuple[Operation, Tool]
+
+
+class _Context:
+    def __init__(self, file: str, lines: Lines) -> None:
+        self.file = file
+        self.lines = lines
+        self.problems: list[Problem] = []
+
+    def error(self, loc: tuple[str | int, ...], message: str, fix: str) -> None:
+        self.problems.append(Problem(self.file, line_of(self.lines, loc), message, fix))
+
+
+def _select(drafts: list[Draft], overrides: OverrideFile,
+            ctx: _Context) -> dict[str, tuple[str, OperationOverride]]:
+    """Map each operation key to the override entry that selects it."""
+    by_id = {op.operation_id: op for op, _ in drafts if op.operation_id}
+    by_route = {op.key: op for op, _ in drafts}
+    chosen: dict[str, tuple[str, OperationOverride]] = {}
+    for selector, entry in overrides.operations.items():
+        method, _, path = selector.partition(" ")
+        op = by_id.get(selector) or by_route.get(f"{method.upper()} {path}")
+        if op is None:
+            ctx.error(("operations", selector), f"override '{selector}' matches no operation"
+                      f"{nearest(selector, [*by_id, *by_route])}",
+                      "use an operationId or 'METHOD /path' from the spec; remove overrides "
+                      "of operations the spec no longer has")
+        elif op.key in chosen:
+            ctx.error(("operations", selector), f"'{selector}' selects {op.key}, already "
+                      f"selected by '{chosen[op.key][0]}'", "merge the two entries")
+        else:
+            chosen[op.key] = (selector, entry)
+    return chosen
+
+
+def apply_overrides(drafts: list[Draft], overrides: OverrideFile | None, file: str,
+                    lines: Lines) -> tuple[list[Tool], list[Exclusion]]:
+    ctx = _Context(file, lines)
+    chosen = _select(drafts, overrides, ctx) if overrides else {}
+    tools: list[Tool] = []
+    exclusions: list[Exclusion] = []
+    for op, tool in drafts:
+        if op.key not in chosen:
+            tools.append(_finish(tool, None, None))
+            continue
+        selector, entry = chosen[op.key]
+        if entry.exclude is not None:
+            _check_exclude_alone(entry, ("operations", selector), ctx)
+            exclusions.append(Exclusion(op.key, entry.exclude))
+            continue
+        tools.extend(_apply(op, tool, entry, ("operations", selector), ctx))
+    if ctx.problems:
+        raise ToolcatError(ctx.problems)
+    return tools, sorted(exclusions, key=lambda e: e.operation)
+
+
+def _check_exclude_alone(entry: OperationOverride, loc: tuple[str, ...], ctx: _Context) -> None:
+    others = sorted(k for k in entry.model_fields_set if k != "exclude")
+    if others:
+        ctx.error((*loc, "exclude"), f"an excluded operation cannot also set {others}",
+                  "remove the other keys or the exclusion")
+
+
+def _body_fields(tool: Tool) -> dict[str, str]:
+    """Flattened body fields: wire name -> argument name."""
+    return {b.wire_name: b.argument for b in tool.binding.arguments
+            if b.location == "body" and b.wire_name is not None}
+
+
+def _apply(op: Operation, tool: Tool, entry: OperationOverride, loc: tuple[str, ...],
+           ctx: _Context) -> list[Tool]:
+    before = len(ctx.problems)
+    tool = _arguments(tool, entry, loc, ctx)
+    fields = _body_fields(tool)
+    for name in entry.omit:
+        if name not in fields:
+            ctx.error((*loc, "omit", name), f"omit names '{name}', not a body field of "
+                      f"{op.key}{nearest(name, fields)}", "name a field of the request body")
+    parts: list[ToolShape] = list(entry.split) if entry.split else [entry]
+    assigned: set[str] = set(entry.omit)
+    for i, part in enumerate(parts):
+        where = (*loc, "split", i, "fields") if entry.split else (*loc, "fields")
+        for name in part.fields if part.fields is not None else sorted(set(fields) - set(
+                entry.omit)):
+            if name not in fields:
+                ctx.error(where, f"field '{name}' is not a body field of {op.key}"
+                          f"{nearest(name, fields)}", "name a field of the request body")
+            assigned.add(name)
+    for name in sorted(set(fields) - assigned):
+        ctx.error((*loc, "split" if entry.split else "fields"),
+                  f"body field '{name}' of {op.key} is on no tool and not omitted",
+                  f"add '{name}' to a tool's fields, or list it under omit with a reason")
+    if len(ctx.problems) > before:
+        return []
+    omitted = tuple(sorted(entry.omit.items()))
+    return [_finish(_shape(tool, entry, part, fields), entry, part, omitted) for part in parts]
+
+
+def _if_match_mode(entry: OperationOverride, part: ToolShape) -> str | None:
+    return part.if_match or entry.if_match
+
+
+def _arguments(tool: Tool, entry: OperationOverride, loc: tuple[str, ...],
+               ctx: _Context) -> Tool:
+    schema = copy.deepcopy(tool.input_schema)
+    props: dict[str, Any] = schema["properties"]
+    required = set(schema.get("required", []))
+    bindings = {b.argument: b for b in tool.binding.arguments}
+    for name, change in entry.arguments.items():
+        if name not in props:
+            ctx.error((*loc, "arguments", name), f"tool {tool.name} has no argument "
+                      f"'{name}'{nearest(name, props)}", f"arguments: {', '.join(props)}")
+            continue
+        if change.description is not None:
+            props[name] = {**props[name], "description": change.description}
+        if change.required is not None:
+            required = required | {name} if change.required else required - {name}
+        if change.rename and change.rename != name:
+            if change.rename in props:
+                ctx.error((*loc, "arguments", name, "rename"), f"'{change.rename}' is "
+                          "already an argument", "choose another name")
+                continue
+            props[change.rename] = props.pop(name)
+            required = {change.rename if r == name else r for r in required}
+            bindings[change.rename] = dataclasses.replace(bindings.pop(name),
+                                                          argument=change.rename)
+    return _with_arguments(tool, schema, props, required, bindings.values())
+
+
+def _with_arguments(tool: Tool, schema: dict[str, Any], props: dict[str, Any],
+                    required: set[str], bindings: Iterable[ArgumentBinding]) -> Tool:
+    schema["properties"] = dict(sorted(props.items()))
+    schema.pop("required", None)
+    if required:
+        schema["required"] = sorted(required)
+    schema = _ordered(_prune_defs(schema))
+    binding = dataclasses.replace(tool.binding, arguments=tuple(
+        sorted(bindings, key=lambda b: b.argument)))
+    return dataclasses.replace(tool, input_schema=schema, binding=binding)
+
+
+def _if_match(tool: Tool, *, required: bool) -> Tool:
+    schema = copy.deepcopy(tool.input_schema)
+    props = schema["properties"]
+    bindings = {b.argument: b for b in tool.binding.arguments}
+    if IF_MATCH not in props:
+        props[IF_MATCH] = {"type": "string", "description": IF_MATCH_DESCRIPTION}
+        bindings[IF_MATCH] = ArgumentBinding(IF_MATCH, "header", "If-Match", "simple", False)
+    req = set(schema.get("required", []))
+    req = req | {IF_MATCH} if required else req - {IF_MATCH}
+    return _with_arguments(tool, schema, props, req, bindings.values())
+
+
+def _shape(tool: Tool, entry: OperationOverride, part: ToolShape,
+           fields: dict[str, str]) -> Tool:
+    keep = set(part.fields) if part.fields is not None else set(fields) - set(entry.omit)
+    drop = {arg for wire, arg in fields.items() if wire not in keep}
+    schema = copy.deepcopy(tool.input_schema)
+    props = {k: v for k, v in schema["properties"].items() if k not in drop}
+    required = set(schema.get("required", [])) - drop
+    if part.require_all_body_fields or entry.require_all_body_fields:
+        required |= {fields[w] for w in keep}
+    bindings = [b for b in tool.binding.arguments if b.argument not in drop]
+    shaped = _with_arguments(tool, schema, props, required, bindings)
+    mode = _if_match_mode(entry, part)
+    return _if_match(shaped, required=mode == "required") if mode else shaped
+
+
+def _finish(tool: Tool, entry: OperationOverride | None, part: ToolShape | None,
+            omitted: tuple[tuple[str, str], ...] = ()) -> Tool:
+    """Name, text, semantics and annotations; the ETag sentence for every tool."""
+    layers = [x for x in (entry, part) if x is not None]
+    name, title, description = tool.name, tool.title, tool.description
+    semantics: Semantics | None = None
+    annotations = dict(tool.annotations)
+    appended: list[str] = []
+    for layer in _unique(layers):
+        name = layer.name or name
+        title = layer.title or title
+        description = layer.description or description
+        if layer.append_description:
+            appended.append(layer.append_description.strip())
+        semantics = layer.semantics or semantics
+    if semantics is not None:
+        annotations.update(ANNOTATIONS[semantics])
+        appended.append(SENTENCES[semantics])
+    for layer in _unique(layers):
+        if layer.annotations is not None:
+            annotations.update(layer.annotations.model_dump(exclude_none=True))
+    if tool.binding.etag:
+        appended.append(ETAG_SENTENCE)
+    text = "\n\n".join([description.strip(), *appended])
+    binding = dataclasses.replace(tool.binding, semantics=semantics.value if semantics else None,
+                                  omitted=omitted)
+    return dataclasses.replace(tool, name=name, title=title, description=text,
+                               annotations=annotations, binding=binding)
+
+
+def _unique(layers: list[ToolShape]) -> list[ToolShape]:
+    out: list[ToolShape] = []
+    for layer in layers:
+        if all(layer is not seen for seen in out):
+            out.append(layer)
+    return out
+
+
+def _prune_defs(schema: dict[str, Any]) -> dict[str, Any]:
+    """Drop $defs no remaining property reaches (after a split narrowed the tool)."""
+    defs = schema.get("$defs")
+    if not defs:
+        return schema
+    reached: set[str] = set()
+    todo = _refs(schema["properties"])
+    while todo:
+        name = todo.pop()
+        if name in reached or name not in defs:
+            continue
+        reached.add(name)
+        todo |= _refs(defs[name])
+    schema = dict(schema)
+    kept = {k: v for k, v in defs.items() if k in reached}
+    if kept:
+        schema["$defs"] = kept
+    else:
+        schema.pop("$defs")
+    return schema
+
+
+def _refs(node: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                found.add(ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~"))
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def _ordered(schema: dict[str, Any]) -> dict[str, Any]:
+    order = ("type", "properties", "required", "additionalProperties", "$defs")
+    return {k: schema[k] for k in order if k in schema}

@@ -1,0 +1,72 @@
+"""The override file format (strict: an unknown key is an error with its line)."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Literal
+
+import pydantic
+
+from generator.checked_yaml import Lines, parse_model, read_yaml
+
+Strict = pydantic.ConfigDict(extra="forbid", frozen=True)
+ToolNameStr = pydantic.constr(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+
+
+class Semantics(str, Enum):
+    FULL_REPLACE = "full-replace"
+    MERGE = "merge"
+    ADDITIVE = "additive"
+
+
+class Annotations(pydantic.BaseModel):
+    model_config = Strict
+    readOnlyHint: bool | None = None  # noqa: N815 - MCP spelling
+    destructiveHint: bool | None = None  # noqa: N815
+    idempotentHint: bool | None = None  # noqa: N815
+    openWorldHint: bool | None = None  # noqa: N815
+
+
+class ArgumentOverride(pydantic.BaseModel):
+    model_config = Strict
+    rename: ToolNameStr | None = None  # type: ignore[valid-type]
+    description: str | None = None
+    required: bool | None = None
+
+
+class ToolShape(pydantic.BaseModel):
+    """What one generated tool looks like: shared by plain entries and split parts."""
+
+    model_config = Strict
+    name: ToolNameStr | None = None  # type: ignore[valid-type]
+    title: str | None = None
+    description: str | None = None
+    append_description: str | None = None
+    annotations: Annotations | None = None
+    semantics: Semantics | None = None
+    require_all_body_fields: bool = False
+    fields: list[str] | None = None   # body fields this tool carries (default: all)
+    if_match: Literal["optional", "required"] | None = None
+
+
+class SplitPart(ToolShape):
+    name: ToolNameStr  # type: ignore[valid-type]
+    fields: list[str]
+
+
+class OperationOverride(ToolShape):
+    exclude: str | None = pydantic.Field(default=None, min_length=3)
+    arguments: dict[str, ArgumentOverride] = {}
+    omit: dict[str, str] = {}         # body field -> reason it is on no tool
+    split: list[SplitPart] | None = pydantic.Field(default=None, min_length=2)
+
+
+class OverrideFile(pydantic.BaseModel):
+    model_config = Strict
+    operations: dict[str, OperationOverride] = {}
+
+
+def read_overrides(path: Path) -> tuple[OverrideFile, Lines]:
+    data, lines = read_yaml(path)
+    return parse_model(OverrideFile, data if data is not None else {}, lines, str(path)), lines
