@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -48,7 +50,10 @@ _common = [
 ]
 
 
-def common(func):  # type: ignore[no-untyped-def]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def common(func: F) -> F:
     for decorator in reversed(_common):
         func = decorator(func)
     return func

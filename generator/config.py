@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pydantic
@@ -74,8 +75,6 @@ def load_config(path: Path) -> list[Target]:
 
 
 def _valid_name(name: str) -> bool:
-    import re
-
     return re.match(NAME_PATTERN, name) is not None
 
 

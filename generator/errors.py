@@ -7,6 +7,7 @@ the CLI turns a ``ToolcatError`` into exit code 2 without a traceback.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -69,7 +70,5 @@ def split_pointer(ptr: str) -> list[str]:
 
 def nearest(name: str, candidates: Iterable[str]) -> str:
     """A 'did you mean' suffix naming the closest valid name, or ''."""
-    import difflib
-
     match = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.5)
     return f" (did you mean '{match[0]}'?)" if match else ""

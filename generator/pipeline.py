@@ -22,9 +22,9 @@ from generator.load.validate import validate_document, validator_id
 from generator.model.build import check_names, draft_tools
 from generator.model.types import Catalog, Source
 from generator.normalise.defs import Definitions
+from generator.output.files import Files
 from generator.overrides.apply import apply_overrides
 from generator.overrides.schema import read_overrides
-from generator.output.files import Files
 from generator.render.catalog import render_catalog
 from generator.render.python_module import render_python
 

@@ -101,7 +101,8 @@ def _apply(op: Operation, tool: Tool, entry: OperationOverride, loc: tuple[str, 
     parts: list[ToolShape] = list(entry.split) if entry.split else [entry]
     assigned: set[str] = set(entry.omit)
     for i, part in enumerate(parts):
-        where = (*loc, "split", i, "fields") if entry.split else (*loc, "fields")
+        where: tuple[str | int, ...] = (*loc, "split", i, "fields") if entry.split else (
+            *loc, "fields")
         for name in part.fields if part.fields is not None else sorted(set(fields) - set(
                 entry.omit)):
             if name not in fields:

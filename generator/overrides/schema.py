@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
@@ -14,7 +14,7 @@ Strict = pydantic.ConfigDict(extra="forbid", frozen=True)
 ToolNameStr = pydantic.constr(pattern=r"^[A-Za-z0-9_-]{1,64}$")
 
 
-class Semantics(str, Enum):
+class Semantics(StrEnum):
     FULL_REPLACE = "full-replace"
     MERGE = "merge"
     ADDITIVE = "additive"
@@ -22,10 +22,10 @@ class Semantics(str, Enum):
 
 class Annotations(pydantic.BaseModel):
     model_config = Strict
-    readOnlyHint: bool | None = None  # noqa: N815 - MCP spelling
-    destructiveHint: bool | None = None  # noqa: N815
-    idempotentHint: bool | None = None  # noqa: N815
-    openWorldHint: bool | None = None  # noqa: N815
+    readOnlyHint: bool | None = None
+    destructiveHint: bool | None = None
+    idempotentHint: bool | None = None
+    openWorldHint: bool | None = None
 
 
 class ArgumentOverride(pydantic.BaseModel):

@@ -8,12 +8,13 @@ names) and accessors a Python MCP server needs.
 from __future__ import annotations
 
 import black
+from black.mode import TargetVersion
 
 from generator.model.types import Catalog
 from generator.render.templates import environment
 
 TEMPLATE = "python_module.py.jinja"
-_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=88)
+_MODE = black.Mode(target_versions={TargetVersion.PY311}, line_length=88)
 
 
 def render_python(catalog: Catalog, templates: object = None) -> bytes:

@@ -20,7 +20,7 @@ def environment(folder: Path | None = None) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        autoescape=False,  # noqa: S701 - the output is Python and Markdown, not HTML
+        autoescape=False,
     )
     env.filters["pyrepr"] = repr
     return env
