@@ -103,6 +103,11 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
         sys.exit(STALE)
 
 
+from generator.diff.command import diff as diff_command  # noqa: E402
+
+cli.add_command(diff_command)
+
+
 def main() -> None:
     try:
         cli.main(standalone_mode=False)

@@ -1,0 +1,62 @@
+"""``toolcat diff``: what changed between two catalogs, and whether it breaks callers.
+
+    toolcat diff OLD NEW           each a catalog.json or a catalog folder
+    toolcat diff --base REV        the working tree's catalogs against git revision REV
+
+Exit codes follow ``--fail-on``: 1 when a change at the threshold was found,
+else 0 (the default threshold, ``none``, only reports); 2 for any error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from generator.config import DEFAULT_CONFIG
+from generator.diff.classify import CatalogDiff, diff_catalogs
+from generator.diff.load import read_side, revision_pairs
+from generator.diff.report import render_markdown, render_text
+
+FOUND = 1
+
+
+@click.command()
+@click.argument("old", required=False, type=click.Path(path_type=Path))
+@click.argument("new", required=False, type=click.Path(path_type=Path))
+@click.option("--base", metavar="REV",
+              help="Compare the working tree's catalogs with git revision REV.")
+@click.option("--config", "config", type=click.Path(path_type=Path), default=DEFAULT_CONFIG,
+              show_default=True, help="With --base: the config naming the catalogs.")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text",
+              show_default=True, help="text for a terminal, markdown for a PR comment.")
+@click.option("--fail-on", "fail_on", type=click.Choice(["breaking", "any", "none"]),
+              default="none", show_default=True,
+              help="Exit 1 when a breaking change (or any change) is found.")
+def diff(old: Path | None, new: Path | None, base: str | None, config: Path, fmt: str,
+         fail_on: str) -> None:
+    """Classify every change between two catalogs as breaking or compatible."""
+    diffs = _diffs(old, new, base, config)
+    if fmt == "markdown":
+        click.echo(render_markdown(diffs), nl=False)
+    else:
+        colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        click.echo(render_text(diffs, colour=colour), nl=False, color=colour)
+    changes = [c for d in diffs for c in d.changes]
+    if (fail_on == "any" and changes) or (fail_on == "breaking"
+                                          and any(c.breaking for c in changes)):
+        sys.exit(FOUND)
+
+
+def _diffs(old: Path | None, new: Path | None, base: str | None,
+           config: Path) -> list[CatalogDiff]:
+    if base is not None:
+        if old is not None or new is not None:
+            raise click.UsageError("give either OLD NEW or --base REV, not both")
+        return [diff_catalogs(p.old, p.new, p.label)
+                for p in revision_pairs(base, config, Path.cwd())]
+    if old is None or new is None:
+        raise click.UsageError("give two catalogs (OLD NEW), or --base REV")
+    return [diff_catalogs(read_side(old), read_side(new))]
