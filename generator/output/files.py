@@ -49,7 +49,13 @@ def write_catalog(out: Path, files: Files) -> None:
         backup = _backup(out)
         if out.exists():
             out.rename(backup)
-        staging.rename(out)
+        try:
+            staging.rename(out)
+        except BaseException:
+            # The previous output is already moved aside: put it back before
+            # reporting, so a failed swap never leaves the folder missing.
+            recover(out)
+            raise
         if backup.exists():
             shutil.rmtree(backup)
     finally:
