@@ -27,8 +27,9 @@ def _deny(uri: str) -> Any:
 
 
 def _errors(document: dict[str, Any]) -> Iterator[Any]:
-    from jsonschema_path import SchemaPath
-    from openapi_spec_validator.shortcuts import get_validator_cls
+    # Imported here: slow to import, and `check` on an unchanged spec never validates.
+    from jsonschema_path import SchemaPath  # noqa: PLC0415
+    from openapi_spec_validator.shortcuts import get_validator_cls  # noqa: PLC0415
 
     handlers = {"file": _deny, "http": _deny, "https": _deny}
     path = SchemaPath.from_dict(document, handlers=handlers)
@@ -49,7 +50,7 @@ def validate_document(document: dict[str, Any], file: str) -> None:
     except ToolcatError:
         raise
     except Exception as exc:  # the validator raises on dangling refs instead of yielding
-        problems.append(_unresolvable(exc, file))
+        problems.append(_unresolvable(exc, document, file))
     if problems:
         raise ToolcatError(problems)
 
@@ -64,7 +65,28 @@ def _problem(err: Any, file: str) -> Problem:
                    "correct the document at that location")
 
 
-def _unresolvable(exc: Exception, file: str) -> Problem:
+def _unresolvable(exc: Exception, document: dict[str, Any], file: str) -> Problem:
     ref = getattr(exc, "ref", None)
-    text = f"$ref '{ref}' does not resolve" if ref else str(exc).splitlines()[0][:300]
-    return Problem(file, "", f"invalid OpenAPI: {text}", "fix or remove the reference")
+    if not isinstance(ref, str) or not ref:
+        return Problem(file, "", f"invalid OpenAPI: {str(exc).splitlines()[0][:300]}",
+                       "fix or remove the reference")
+    # The exception knows the target, not where the reference is written: find it.
+    found = _find_ref(document, {ref, "#" + ref, "#/" + ref.lstrip("/")})
+    where, written = found if found else ("", ref)
+    return Problem(file, where, f"invalid OpenAPI: $ref '{written}' does not resolve",
+                   "point the reference at an existing object, or remove it")
+
+
+def _find_ref(document: Any, wanted: set[str]) -> tuple[str, str] | None:
+    """(pointer of the first ``$ref`` in document order whose value is wanted, value)."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref in wanted:
+                return pointer(*path, "$ref"), ref
+            stack.extend((v, (*path, k)) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend((v, (*path, i)) for i, v in reversed(list(enumerate(node))))
+    return None
