@@ -10,12 +10,12 @@ know is reported as breaking, naming it, rather than passed over.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from generator.diff.load import CatalogView, ToolRecord
 from generator.diff.schemas import BREAKING, COMPATIBLE, Found, compare_schemas, show
+from generator.render.summary import code
 
 # MCP's defaults for absent hints, and the value that promises more danger.
 HINTS: dict[str, tuple[bool, bool]] = {
@@ -85,13 +85,6 @@ class CatalogDiff:
 
     def status_count(self, status: str) -> int:
         return sum(t.status == status for t in self.tools)
-
-
-def code(text: str) -> str:
-    """Markdown inline code that survives backticks in the name."""
-    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def diff_catalogs(old: CatalogView | None, new: CatalogView | None, label: str = ""

@@ -8,6 +8,7 @@ KeyError three stages later.
 from __future__ import annotations
 
 import fnmatch
+import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -184,7 +185,7 @@ def revision_pairs(rev: str, config: Path, cwd: Path) -> list[Pair]:
                    "run from the project root, or pass --config")
     pairs = []
     for rel in sorted(rels):
-        label = Path(rel).relative_to(prefix).as_posix() if prefix else rel
+        label = Path(os.path.relpath(root / rel, here)).as_posix()
         old_bytes = _at_revision(rev, rel, here)
         new_file = root / rel
         old = parse_catalog(old_bytes, f"{rev}:{rel}") if old_bytes is not None else None

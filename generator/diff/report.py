@@ -11,9 +11,10 @@ from pathlib import Path
 
 import click
 
-from generator.diff.classify import CatalogDiff, Change, ToolDiff, code, diff_catalogs
+from generator.diff.classify import CatalogDiff, Change, ToolDiff, diff_catalogs
 from generator.diff.load import parse_catalog
 from generator.errors import ToolcatError
+from generator.render.summary import code, markdown_cell
 from generator.render.templates import environment
 
 TEMPLATE = "diff.md.jinja"
@@ -24,11 +25,6 @@ def ordered(diff: CatalogDiff, status: str | None = None) -> list[ToolDiff]:
     """Removed tools first, then changed, then added: the breaking ones lead."""
     tools = sorted(diff.tools, key=lambda t: (ORDER[t.status], t.name))
     return [t for t in tools if status is None or t.status == status]
-
-
-def markdown_cell(text: str) -> str:
-    """Text safe inside a Markdown table cell (GitHub also unescapes \\| in code spans)."""
-    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
 
 
 def render_markdown(diffs: list[CatalogDiff], templates: Path | None = None) -> str:

@@ -3,7 +3,9 @@
 Arguments (``input``) are written by callers: a schema that accepts less than
 before breaks them, one that accepts more does not. Outputs (``output``) are
 read by callers: a property that goes away or changes type breaks them, a new
-one does not. ``$ref``s are followed into each side's own ``$defs``, so
+one does not; likewise a new enum value is compatible on either side (callers
+are expected to tolerate new values as they tolerate new properties).
+``$ref``s are followed into each side's own ``$defs``, so
 ``{"$ref": "#/$defs/Int32"}`` and ``{"type": "integer", "format": "int32"}``
 compare equal, and a reference cycle is compared once.
 
@@ -253,7 +255,7 @@ class SchemaDiff:
             yield Found((), "enum-restricted", self._narrowed(),
                         f"now limited to {_listing(new_v.values())}")
         elif new_v is None and old_v is not None:
-            yield Found((), "enum-lifted", self._widened(),
+            yield Found((), "enum-lifted", COMPATIBLE,
                         f"no longer limited to {_listing(old_v.values())}")
         elif old_v is not None and new_v is not None:
             removed = [v for k, v in old_v.items() if k not in new_v]
@@ -262,7 +264,7 @@ class SchemaDiff:
                 yield Found((), "enum-value-removed", self._narrowed(),
                             f"enum value{_s(removed)} {_listing(removed)} removed")
             if added:
-                yield Found((), "enum-value-added", self._widened(),
+                yield Found((), "enum-value-added", COMPATIBLE,
                             f"enum value{_s(added)} {_listing(added)} added")
 
     def _formats(self, old: dict[str, Any], new: dict[str, Any]) -> Iterator[Found]:
