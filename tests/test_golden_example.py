@@ -99,9 +99,13 @@ def test_tool_names(tools: dict[str, dict[str, Any]]) -> None:
 
 
 def test_update_channel_arguments(tools: dict[str, dict[str, Any]]) -> None:
-    update = tools["broadcast_update_channel"]
-    assert _arguments(update) == UPDATE_CHANNEL_ARGUMENTS
-    assert _properties(update) == set(UPDATE_CHANNEL_ARGUMENTS)
+    have = _arguments(tools["broadcast_update_channel"])
+    missing = sorted(set(UPDATE_CHANNEL_ARGUMENTS) - set(have))
+    extra = sorted(set(have) - set(UPDATE_CHANNEL_ARGUMENTS))
+    assert not missing, f"broadcast_update_channel lost arguments {missing}"
+    assert not extra, f"broadcast_update_channel gained arguments {extra}"
+    assert have == UPDATE_CHANNEL_ARGUMENTS, "an argument moved to another location"
+    assert _properties(tools["broadcast_update_channel"]) == set(UPDATE_CHANNEL_ARGUMENTS)
 
 
 def test_graphics_elements_on_update_not_create(tools: dict[str, dict[str, Any]]) -> None:
@@ -113,7 +117,8 @@ def test_graphics_elements_on_update_not_create(tools: dict[str, dict[str, Any]]
 @pytest.mark.parametrize("name", ["broadcast_create_schedule", "broadcast_update_schedule"])
 def test_pad_to_nearest_minute_on_both_schedule_tools(
         tools: dict[str, dict[str, Any]], name: str) -> None:
-    assert _arguments(tools[name])["padToNearestMinute"] == ("body", "padToNearestMinute")
+    assert _arguments(tools[name]).get("padToNearestMinute") == (
+        "body", "padToNearestMinute"), f"{name} lost padToNearestMinute"
 
 
 @pytest.mark.parametrize("name", ["broadcast_list_channels", "broadcast_list_playouts"])
@@ -124,8 +129,8 @@ def test_list_tools_filter_and_page(tools: dict[str, dict[str, Any]], name: str)
 
 
 def test_show_filler_on_playout_items(tools: dict[str, dict[str, Any]]) -> None:
-    assert _arguments(tools["broadcast_get_playout_items"])["showFiller"] == (
-        "query", "showFiller")
+    assert _arguments(tools["broadcast_get_playout_items"]).get("showFiller") == (
+        "query", "showFiller"), "broadcast_get_playout_items lost query 'showFiller'"
 
 
 def test_if_match_is_the_header(tools: dict[str, dict[str, Any]]) -> None:
@@ -134,3 +139,4 @@ def test_if_match_is_the_header(tools: dict[str, dict[str, Any]]) -> None:
                         "broadcast_update_schedule", "broadcast_update_filler_preset"}
     for name in carriers:
         assert _arguments(tools[name])["ifMatch"] == ("header", "If-Match"), name
+    assert "ifMatch" not in _arguments(tools["broadcast_create_channel"])
