@@ -1,0 +1,238 @@
+"""Benchmark `toolcat generate` and `toolcat check` on every real document we have.
+
+Run by `make bench`. For each corpus root (../shared/corpus/INDEX.md), the ErsatzTV
+specs and the current 13 MB GitHub description (fetched into .bench/ by
+scripts/fetch_github_spec.sh when missing), it measures the whole CLI process, as a
+user or CI runs it: wall time (median of --runs) and peak memory (the child's
+ru_maxrss from os.wait4, max of the runs), for `generate` into an emptied folder
+and for `check` against that folder (spec unchanged: the everyday CI case).
+CPU time (user + sys, median) is printed too: on a busy machine wall time says
+more about the neighbours than about toolcat.
+
+Prints a Markdown table on stdout, progress on stderr. Not part of the test suite
+(tests/test_bench_script.py only checks that it still runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+CORPUS = SHARED / "corpus"
+ERSATZTV = SHARED / "specs" / "ersatztv"
+GITHUB = REPO / ".bench" / "api.github.com.json"
+FETCH = REPO / "scripts" / "fetch_github_spec.sh"
+GITHUB_LABEL = "github @octokit/openapi 23.0.2"
+METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+
+@dataclass
+class Run:
+    code: int
+    wall: float
+    cpu: float
+    max_rss_kb: int
+
+
+@dataclass
+class Row:
+    label: str
+    spec: Path
+    operations: str = "?"
+    tools: str = "-"
+    catalog_bytes: str = "-"
+    largest_tool: str = "-"
+    generate: list[Run] = field(default_factory=list)
+    check: list[Run] = field(default_factory=list)
+    note: str = ""
+
+
+def documents() -> list[tuple[str, Path]]:
+    """(label, path) of every document to measure, in a fixed order."""
+    found: list[tuple[str, Path]] = []
+    index = CORPUS / "INDEX.md"
+    if index.is_file():
+        # Table rows: | # | `path in corpus` | ... ; the JSON/YAML twins are not rows.
+        for match in re.finditer(r"^\| *\d+ *\| *`([^`]+)`", index.read_text(), re.M):
+            found.append((match.group(1), CORPUS / match.group(1)))
+    else:
+        print(f"note: {index} not found; corpus skipped", file=sys.stderr)
+    for name in ("v1.json", "v1-pr2735-89e78ffe.json"):
+        if (ERSATZTV / name).is_file():
+            found.append((f"ersatztv/{name}", ERSATZTV / name))
+    found.append((GITHUB_LABEL, GITHUB))
+    return found
+
+
+def fetch_github() -> bool:
+    if GITHUB.is_file():
+        return True
+    print(f"fetching {GITHUB.name} with {FETCH.name} ...", file=sys.stderr)
+    try:
+        subprocess.run(["sh", str(FETCH)], check=True, timeout=600)
+    except (OSError, subprocess.SubprocessError) as exc:
+        print(f"note: could not fetch the GitHub spec ({exc}); it is left out",
+              file=sys.stderr)
+        return False
+    return GITHUB.is_file()
+
+
+def toolcat() -> str:
+    beside = Path(sys.executable).parent / "toolcat"
+    return str(beside) if beside.is_file() else shutil.which("toolcat") or "toolcat"
+
+
+def measure(argv: list[str], log: Path, timeout: float) -> Run:
+    """Run argv as a child; its wall time, CPU time and peak RSS from wait4."""
+    actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+               (os.POSIX_SPAWN_OPEN, 1, str(log), os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                0o644),
+               (os.POSIX_SPAWN_DUP2, 1, 2)]
+    start = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+    timer = threading.Timer(timeout, os.kill, (pid, signal.SIGKILL))
+    timer.start()
+    try:
+        _, status, usage = os.wait4(pid, 0)
+    finally:
+        timer.cancel()
+    wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    return Run(code, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+
+
+def count_operations(spec: Path) -> str:
+    """Operations under paths (+ webhooks) of the bundled document, as toolcat reads it."""
+    try:
+        from generator.load.bundle import bundle  # noqa: PLC0415 - only when measuring
+
+        document: Any = bundle(spec).document
+    except Exception as exc:  # a document toolcat rejects still gets a row
+        return f"? ({type(exc).__name__})"
+    paths = document.get("paths") or {}
+    hooks = document.get("webhooks") or {}
+
+    def ops(items: Any) -> int:
+        return sum(1 for item in items.values() if isinstance(item, dict)
+                   for key in item if key in METHODS)
+
+    count = f"{ops(paths):,}"
+    return count + (f" +{ops(hooks)} wh" if hooks else "")
+
+
+def describe_output(row: Row, out: Path) -> None:
+    catalog = out / "catalog.json"
+    if not catalog.is_file():
+        return
+    data = catalog.read_bytes()
+    tools = orjson.loads(data).get("tools", [])
+    row.tools = f"{len(tools):,}"
+    row.catalog_bytes = f"{len(data):,}"
+    sizes = [len(orjson.dumps(entry.get("tool"))) for entry in tools]
+    row.largest_tool = f"{max(sizes):,}" if sizes else "0"
+
+
+def bench(row: Row, runs: int, work: Path, timeout: float) -> None:
+    out = work / "out"
+    log = work / "log.txt"
+    exe = toolcat()
+    row.operations = count_operations(row.spec)
+    for _ in range(runs):
+        shutil.rmtree(out, ignore_errors=True)
+        row.generate.append(measure([exe, "generate", "--spec", str(row.spec), "--out",
+                                     str(out)], log, timeout))
+    if row.generate[-1].code != 0:
+        row.note = _first_error(log)
+        return
+    describe_output(row, out)
+    for _ in range(runs):
+        row.check.append(measure([exe, "check", "--spec", str(row.spec), "--out", str(out)],
+                                 log, timeout))
+    if row.check[-1].code != 0:
+        row.note = "check: " + _first_error(log)
+
+
+def _first_error(log: Path) -> str:
+    lines = log.read_text(errors="replace").strip().splitlines()
+    if not lines:
+        return "killed (timeout?)"
+    for line in lines:
+        if "error" in line.lower() or "stale" in line.lower():
+            return line.strip()[:160]
+    return lines[0].strip()[:160]
+
+
+def _seconds(runs: list[Run]) -> tuple[str, str, str]:
+    if not runs:
+        return "-", "-", "-"
+    wall = statistics.median(r.wall for r in runs)
+    cpu = statistics.median(r.cpu for r in runs)
+    return f"{wall:.2f}", f"{cpu:.2f}", f"{max(r.max_rss_kb for r in runs) / 1024:.0f}"
+
+
+def table(rows: list[Row], runs: int) -> str:
+    head = ("| document | operations | tools | catalog bytes | largest tool bytes "
+            "| generate s | generate cpu s | generate MB | check s | check cpu s | check MB "
+            "| exit code (generate/check) |")
+    lines = [head, "|" + "---|" * 12]
+    for row in rows:
+        gen, check = _seconds(row.generate), _seconds(row.check)
+        codes = "/".join(str(r[-1].code) if r else "-" for r in (row.generate, row.check))
+        lines.append(f"| {row.label} | {row.operations} | {row.tools} | {row.catalog_bytes} "
+                     f"| {row.largest_tool} | {gen[0]} | {gen[1]} | {gen[2]} | {check[0]} "
+                     f"| {check[1]} | {check[2]} | {codes} |")
+    notes = [f"- {row.label}: {row.note}" for row in rows if row.note]
+    legend = (f"\nWall and CPU (user+sys) seconds: median of {runs} run(s) of the whole "
+              "process; MB: peak RSS (max of the runs). generate starts from an empty "
+              "folder; check runs on the unchanged spec right after. Largest tool: the "
+              "compact JSON of one tool as tools/list returns it.")
+    return "\n".join([*lines, legend, *(["", "Failures:", *notes] if notes else [])])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", default=[], metavar="NAME",
+                        help="measure only documents whose label contains NAME (repeatable)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measurement (3)")
+    parser.add_argument("--timeout", type=float, default=600.0,
+                        help="seconds before one run is killed (600)")
+    args = parser.parse_args(argv)
+    chosen = [(label, path) for label, path in documents()
+              if not args.only or any(name in label for name in args.only)]
+    if not chosen:
+        print("no document matches --only", file=sys.stderr)
+        return 2
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="toolcat-bench-") as tmp:
+        for label, path in chosen:
+            if path == GITHUB and not fetch_github():
+                continue
+            if not path.is_file():
+                print(f"note: {path} not found; skipped", file=sys.stderr)
+                continue
+            print(f"{label} ...", file=sys.stderr, flush=True)
+            row = Row(label, path)
+            bench(row, args.runs, Path(tmp), args.timeout)
+            rows.append(row)
+    print(table(rows, args.runs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
