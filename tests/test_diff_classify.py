@@ -384,3 +384,20 @@ def test_a_binding_change_under_an_equal_digest_is_still_seen(base: CatalogView)
     moved = CatalogView(base.label, base.name, base.digest, tools, base.meta)
     found = _found(diff_catalogs(base, moved).changes)
     assert found == {("get_widget", B, "binding-changed", "binding")}
+
+
+@pytest.mark.parametrize(("mutation", "message"), [
+    (lambda s, o: param(s, "limit").update({"in": "header"}),
+     'list_widgets: argument `limit`: location "query" -> "header"'),
+    (wire_rename, 'list_widgets: argument `limit`: wire name "limit" -> "max"'),
+    (move_paths, 'get_widget: binding: path "/widgets/{widgetId}" -> "/items/{widgetId}"'),
+    (form_body, 'create_widget: binding: requestContentType "application/json" -> '
+                '"application/x-www-form-urlencoded"'),
+], ids=["location", "wire name", "path", "request content type"])
+def test_binding_messages_say_what_moved(tmp_path: Path, base: CatalogView,
+                                         mutation: Mutation, message: str) -> None:
+    spec, overrides = copy.deepcopy(SPEC), copy.deepcopy(OVERRIDES)
+    mutation(spec, overrides)
+    diff = diff_catalogs(base, build(tmp_path / "new", spec, overrides))
+    messages = [c.message() for c in diff.changes]
+    assert message in messages, messages
