@@ -135,6 +135,7 @@ def test_the_config_names_catalogs_outside_generated(
     ("repo", ("--base", "no-such-branch"), "git knows no commit 'no-such-branch'"),
     ("plain", ("--base", "HEAD"), "not inside a git repository"),
     ("empty", ("--base", "HEAD"), "no catalogs found"),
+    ("repo", ("--base", "HEAD", "--config", "nope.yaml"), "nope.yaml: config file not found"),
 ])
 def test_base_errors_exit_2(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                             capsys: pytest.CaptureFixture[str], where: str,

@@ -92,7 +92,8 @@ def diff_catalogs(old: CatalogView | None, new: CatalogView | None, label: str =
     old_tools = old.tools if old else {}
     new_tools = new.tools if new else {}
     name = new.name if new else old.name if old else ""
-    if old and new and old.digest and old.digest == new.digest:
+    if old and new and old.digest and old.digest == new.digest \
+            and old_tools.keys() == new_tools.keys():
         # The digest covers what clients see, not the bindings: only those need a look.
         names = sorted(n for n in new_tools if old_tools[n].binding != new_tools[n].binding)
     else:

@@ -14,11 +14,13 @@ import sys
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from generator.config import DEFAULT_CONFIG
 from generator.diff.classify import CatalogDiff, diff_catalogs
 from generator.diff.load import read_side, revision_pairs
 from generator.diff.report import render_markdown, render_text
+from generator.errors import fail
 
 FOUND = 1
 
@@ -37,7 +39,18 @@ FOUND = 1
               help="Exit 1 when a breaking change (or any change) is found.")
 def diff(old: Path | None, new: Path | None, base: str | None, config: Path, fmt: str,
          fail_on: str) -> None:
-    """Classify every change between two catalogs as breaking or compatible."""
+    """Classify every change between two catalogs as breaking or compatible.
+
+    OLD and NEW are each a catalog.json or a folder holding one. With --base REV,
+    every catalog of the working tree (those of the config, and every
+    generated/*/catalog.json) is compared with the same path at git revision REV.
+    Identical catalogs print nothing.
+    """
+    given = click.get_current_context().get_parameter_source("config")
+    if given is not ParameterSource.DEFAULT and not config.is_file():
+        raise fail(str(config), "", "config file not found",
+                   "pass the path of your toolcat.yaml, or leave --config out to use "
+                   "every generated/*/catalog.json")
     diffs = _diffs(old, new, base, config)
     if fmt == "markdown":
         click.echo(render_markdown(diffs), nl=False)
