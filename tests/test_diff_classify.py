@@ -162,9 +162,10 @@ def wire_rename(spec: Doc, overrides: Doc) -> None:
     override(overrides, "listWidgets", arguments={"max": {"rename": "limit"}})
 
 
-def form_body(spec: Doc, _: Doc) -> None:
+def vendor_body(spec: Doc, _: Doc) -> None:
+    # Still JSON, so the arguments stay as they are: only the content type moves.
     body = op(spec, "/widgets", "post")["requestBody"]
-    body["content"] = {"application/x-www-form-urlencoded": body["content"]["application/json"]}
+    body["content"] = {"application/vnd.widget+json": body["content"]["application/json"]}
 
 
 def add_tool(spec: Doc, _: Doc) -> None:
@@ -278,7 +279,7 @@ CASES: list[tuple[str, Mutation, Expected]] = [
      {("list_widgets", B, "binding-changed", "argument `limit`")}),
     ("binding: wire name", wire_rename,
      {("list_widgets", B, "binding-changed", "argument `limit`")}),
-    ("binding: request content type", form_body,
+    ("binding: request content type", vendor_body,
      {("create_widget", B, "binding-changed", "binding")}),
     ("annotation readOnlyHint true -> false",
      _override("getWidget", annotations={"readOnlyHint": False}),
@@ -391,8 +392,8 @@ def test_a_binding_change_under_an_equal_digest_is_still_seen(base: CatalogView)
      'list_widgets: argument `limit`: location "query" -> "header"'),
     (wire_rename, 'list_widgets: argument `limit`: wire name "limit" -> "max"'),
     (move_paths, 'get_widget: binding: path "/widgets/{widgetId}" -> "/items/{widgetId}"'),
-    (form_body, 'create_widget: binding: requestContentType "application/json" -> '
-                '"application/x-www-form-urlencoded"'),
+    (vendor_body, 'create_widget: binding: requestContentType "application/json" -> '
+                  '"application/vnd.widget+json"'),
 ], ids=["location", "wire name", "path", "request content type"])
 def test_binding_messages_say_what_moved(tmp_path: Path, base: CatalogView,
                                          mutation: Mutation, message: str) -> None:
