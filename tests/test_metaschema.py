@@ -18,7 +18,7 @@ import pytest
 import referencing
 import referencing.exceptions
 from helpers.generate import build
-from helpers.paths import ERSATZTV_SCRIPTED, ERSATZTV_V1, ERSATZTV_V1_30, ersatztv
+from helpers.paths import ERSATZTV_SCRIPTED, ERSATZTV_V1, ERSATZTV_V1_30, FIXTURES, ersatztv
 from referencing.jsonschema import DRAFT202012
 
 from generator.model.types import Catalog
@@ -27,7 +27,9 @@ from generator.render.catalog import catalog_data
 BASE = "urn:toolcat:tool-schema"
 # Keywords whose values are data, not schemas: a "$ref" key inside them is not a reference.
 LITERALS = frozenset({"const", "default", "enum", "examples", "example"})
-CATALOGS = ["example", ERSATZTV_V1, ERSATZTV_V1_30, ERSATZTV_SCRIPTED]
+CATALOGS = ["example", "shapes", ERSATZTV_V1, ERSATZTV_V1_30, ERSATZTV_SCRIPTED]
+# Cookie, form and text bodies, allOf and nullable refs: shapes the real specs lack.
+SHAPES = FIXTURES / "reachability" / "shapes.json"
 
 
 def catalog_schema() -> dict[str, Any]:
@@ -40,6 +42,8 @@ def catalog_schema() -> dict[str, Any]:
 def catalog(request: pytest.FixtureRequest, example_catalog: Catalog) -> dict[str, Any]:
     if request.param == "example":
         return catalog_data(example_catalog)
+    if request.param == "shapes":
+        return catalog_data(build(SHAPES))
     return catalog_data(build(ersatztv(request.param), "ersatztv"))
 
 
@@ -118,9 +122,12 @@ def test_format_schema_rejects_what_it_should(example_catalog: Catalog) -> None:
             additionalProperties=True),
         "array output root": lambda c: c["tools"][0]["tool"].update(
             outputSchema={"type": "array"}),
-        "body argument with a style": lambda c: next(
+        "parameter without a wire name": lambda c: next(
             a for t in c["tools"] for a in t["binding"]["arguments"].values()
-            if a["in"] == "body").update(style="form"),
+            if a["in"] == "path").update(name=None),
+        "unknown argument location": lambda c: next(
+            a for t in c["tools"] for a in t["binding"]["arguments"].values()
+            if a["in"] == "body").update({"in": "form"}),
         "tool name with a dot": lambda c: c["tools"][0]["tool"].update(name="a.b"),
         "invalid schema keyword value": lambda c: c["tools"][0]["tool"]["inputSchema"].update(
             required="name"),
