@@ -15,9 +15,10 @@ from typing import Any, TypeVar
 import click
 
 from generator.config import DEFAULT_CONFIG, Target, load_config, select
+from generator.diff.report import stale_summary
 from generator.errors import ToolcatError
 from generator.output.files import compare, write_catalog
-from generator.pipeline import build_catalog, previous_verdict, render_files
+from generator.pipeline import CATALOG_FILE, build_catalog, previous_verdict, render_files
 
 OK, STALE, ERROR = 0, 1, 2
 
@@ -86,12 +87,16 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
     stale = False
     for target in _targets(name or name_opt, config, spec, out, prefix):
         catalog = build_catalog(target, previous_verdict(target.output))
-        differences = compare(target.output, render_files(catalog))
+        files = render_files(catalog)
+        differences = compare(target.output, files)
         if not differences:
             click.echo(f"{target.name}: up to date ({len(catalog.tools)} tools)")
             continue
         stale = True
         click.echo(f"{target.name}: STALE in {target.output}")
+        on_disk = target.output / CATALOG_FILE
+        click.echo(stale_summary(on_disk.read_bytes() if on_disk.is_file() else None,
+                                 files[CATALOG_FILE]), nl=False)
         for diff in differences:
             click.echo(f"  {diff.kind}: {diff.path}")
         for diff in differences:

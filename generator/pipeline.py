@@ -27,9 +27,11 @@ from generator.overrides.apply import apply_overrides
 from generator.overrides.schema import read_overrides
 from generator.render.catalog import render_catalog
 from generator.render.python_module import render_python
+from generator.render.summary import render_summary
 
 CATALOG_FILE = "catalog.json"
 MODULE_FILE = "__init__.py"
+SUMMARY_FILE = "CATALOG.md"
 
 
 @dataclass(frozen=True)
@@ -86,4 +88,5 @@ def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
 
 
 def render_files(catalog: Catalog) -> Files:
-    return {CATALOG_FILE: render_catalog(catalog), MODULE_FILE: render_python(catalog)}
+    return {CATALOG_FILE: render_catalog(catalog), MODULE_FILE: render_python(catalog),
+            SUMMARY_FILE: render_summary(catalog)}
