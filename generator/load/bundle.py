@@ -4,20 +4,36 @@ A ``$ref`` to another file is resolved relative to the file that holds it. Where
 the reference sits in a schema position its target becomes a named entry of
 ``components.schemas`` (schemas may be recursive, so they are shared, never
 copied); anywhere else (path items, operations, parameters, responses...) the
-target is copied in place, as those cannot be recursive. Only a ``$ref`` key whose
-value is a string is a reference: Kubernetes has a *property* named ``$ref``.
-Extensions (``x-*``) and literal values (``example``, ``default``, ``const``,
-``enum``) are copied verbatim: they are not part of any tool, and a broken
-reference inside them must not stop generation.
+target is copied in place, as those cannot be recursive. A ``components.schemas``
+entry that is nothing but a reference to another file (lichess lists its schemas
+that way) is replaced by the target, so the schema keeps the entry's name.
+
+Only a ``$ref`` key whose value is a string is a reference: Kubernetes has a
+*property* named ``$ref``, and ``$ref: null`` (YAML reads an unquoted ``#...`` as a
+comment) is left for the stage that needs the schema to report with its location.
+Extensions (``x-*``) and literal values (``example``, an Example's ``value``, and a
+schema's ``default``/``const``/``enum``/``examples``) are copied verbatim: they are
+not part of any tool, and a broken reference inside them must not stop generation.
+``default`` is a literal only where it is not the ``default`` response.
+
+OpenAPI 3.1 schemas may name themselves with ``$id`` and mark places with
+``$anchor``; a reference such as ``/components/schemas/petdetails#pet_details_id``
+is resolved the JSON Schema way (against the enclosing ``$id``, then the file's
+URI) through an index of those names, and rewritten to a plain JSON pointer.
+Fragment-only references (``#/components/...``) are read against the document,
+as every OpenAPI author means them, and fall back to the enclosing ``$id``
+resource only when the document has no such pointer.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
+from urllib.request import url2pathname
 
 from generator.errors import escape_token, fail, pointer, split_pointer
 from generator.load.reader import read_document
@@ -31,11 +47,13 @@ SCHEMA_ONE = frozenset({
 SCHEMA_MAP = frozenset({"properties", "patternProperties", "$defs", "definitions",
                         "dependentSchemas"})
 SCHEMA_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
-LITERAL_KEYS = frozenset({"example", "default", "const", "enum"})
+# Literal values inside a schema, and literal values anywhere else.
+SCHEMA_LITERALS = frozenset({"example", "examples", "default", "const", "enum"})
+OBJECT_LITERALS = frozenset({"example", "value", "default", "enum"})
 _REMOTE = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Target:
     file: Path
     ptr: str
@@ -49,14 +67,28 @@ class Bundle:
     files: dict[Path, bytes] = field(default_factory=dict)
 
 
+@dataclass
+class _Names:
+    """``$id`` and ``$anchor`` names found in the files read so far."""
+
+    ids: dict[str, _Target] = field(default_factory=dict)        # uri -> resource
+    anchors: dict[tuple[str, str], _Target] = field(default_factory=dict)
+    pending: list[Path] = field(default_factory=list)            # read, not yet indexed
+
+
 class _Bundler:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self.docs: dict[Path, Any] = {}
         self.raw: dict[Path, bytes] = {}
-        self.schema_names: dict[tuple[Path, str], str] = {}
-        self.schema_bodies: dict[tuple[Path, str], Any] = {}
-        self.inlining: list[tuple[Path, str]] = []
+        self.schema_bodies: dict[_Target, Any] = {}
+        self.holders: list[dict[str, Any]] = []     # dicts whose $ref is a placeholder
+        self.preferred: dict[_Target, str] = {}     # target -> components.schemas name
+        self.inlining: list[_Target] = []
+        self.names = _Names()
+        self.uris: dict[Path, str] = {}
+        self.targets: dict[tuple[str, Path, str], _Target] = {}
+        self.rels: dict[Path, str] = {}
 
     def doc(self, path: Path, where: tuple[str, str]) -> Any:
         if path not in self.docs:
@@ -64,9 +96,10 @@ class _Bundler:
                 raise fail(*where, f"$ref names a file that does not exist: {path}",
                            "fix the reference or add the file")
             self.docs[path], self.raw[path] = read_document(path)
+            self.names.pending.append(path)
         return self.docs[path]
 
-    def lookup(self, target: _Target, where: tuple[str, str]) -> Any:
+    def lookup(self, target: _Target, where: tuple[str, str], ref: str) -> Any:
         node = self.doc(target.file, where)
         for token in split_pointer(target.ptr):
             if isinstance(node, dict) and token in node:
@@ -74,85 +107,241 @@ class _Bundler:
             elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
                 node = node[int(token)]
             else:
-                raise fail(*where, f"$ref target '{target.file.name}#{target.ptr}' "
-                           "does not exist", "fix the reference")
+                raise fail(*where, f"$ref '{ref}' does not resolve: "
+                           f"'{self.rel(target.file)}' has no '{target.ptr}'",
+                           "fix the reference")
         return node
 
-    def target(self, ref: str, base: Path, where: tuple[str, str]) -> _Target:
-        if _REMOTE.match(ref):
-            raise fail(*where, f"remote $ref '{ref}' refused: toolcat never uses the network",
-                       "download the document and refer to it by a relative path")
-        file_part, _, frag = ref.partition("#")
-        file = (base.parent / unquote(file_part)).resolve() if file_part else base
-        return _Target(file, unquote(frag))
+    def exists(self, target: _Target) -> bool:
+        try:
+            self.lookup(target, ("", ""), "")
+        except Exception:
+            return False
+        return True
+
+    # -- resolving a reference to (file, pointer) ----------------------------------------
+    def uri(self, path: Path) -> str:
+        if path not in self.uris:
+            self.uris[path] = path.as_uri()
+        return self.uris[path]
+
+    def target(self, ref: str, base: Path, scope: str, where: tuple[str, str]) -> _Target:
+        key = (ref, base, scope)
+        if key not in self.targets:
+            self.targets[key] = self._target(ref, base, scope, where)
+        return self.targets[key]
+
+    def _target(self, ref: str, base: Path, scope: str, where: tuple[str, str]) -> _Target:
+        file_uri = self.uri(base)
+        if ref.startswith("#"):
+            frag = unquote(ref[1:])
+            if frag == "" or frag.startswith("/"):
+                found = _Target(base, frag)
+                if scope == file_uri or self.exists(found):
+                    return found
+                inner = self.by_uri(scope, frag)
+                return inner if inner is not None and self.exists(inner) else found
+            return self.anchor(scope, frag, ref, where)
+        self.index()
+        if scope == file_uri and not self.names.ids and not _REMOTE.match(ref):
+            # The common case, without URI round trips: a path relative to this file.
+            file_part, _, frag = ref.partition("#")
+            file = Path(os.path.normpath(base.parent / unquote(file_part)))
+        else:
+            uri, frag = urldefrag(urljoin(scope, ref))
+            named = self.by_uri(uri, unquote(frag))
+            if named is not None:
+                return named
+            if _REMOTE.match(ref) or urlsplit(uri).scheme != "file":
+                raise fail(*where, f"remote $ref '{ref}' refused: toolcat never uses the "
+                           "network", "download the document and refer to it by a relative "
+                           "path")
+            file = Path(os.path.normpath(url2pathname(urlsplit(uri).path)))
+        frag = unquote(frag)
+        if frag and not frag.startswith("/"):
+            self.doc(file, where)
+            return self.anchor(self.uri(file), frag, ref, where)
+        return _Target(file, frag)
+
+    def by_uri(self, uri: str, frag: str) -> _Target | None:
+        """A target through an ``$id`` (plus a pointer or an anchor), if one matches."""
+        self.index()
+        resource = self.names.ids.get(uri)
+        if resource is None:
+            return None
+        if frag == "" or frag.startswith("/"):
+            return _Target(resource.file, resource.ptr + frag)
+        return self.names.anchors.get((uri, frag))
+
+    def anchor(self, scope: str, name: str, ref: str, where: tuple[str, str]) -> _Target:
+        self.index()
+        found = self.names.anchors.get((scope, name))
+        if found is None:
+            raise fail(*where, f"$ref '{ref}' names an anchor '{name}' that no schema "
+                       "declares", "declare it with $anchor or use a JSON pointer")
+        return found
+
+    def index(self) -> None:
+        """Record every ``$id`` and ``$anchor`` of the files read so far."""
+        while self.names.pending:
+            file = self.names.pending.pop()
+            if b"$id" in self.raw[file] or b"$anchor" in self.raw[file] or (
+                    b"$dynamicAnchor" in self.raw[file]):
+                _index_names(self.docs[file], file, self.uri(file), "", self.names)
 
     # -- walking -------------------------------------------------------------
-    def walk(self, node: Any, base: Path, loc: str, in_schema: bool) -> Any:
+    def walk(self, node: Any, base: Path, loc: str, in_schema: bool, scope: str,
+             parent: str = "") -> Any:
         if isinstance(node, list):
-            return [self.walk(v, base, f"{loc}/{i}", in_schema) for i, v in enumerate(node)]
+            return [self.walk(v, base, f"{loc}/{i}", in_schema, scope)
+                    for i, v in enumerate(node)]
         if not isinstance(node, dict):
             return node
+        if in_schema and isinstance(node.get("$id"), str):
+            scope = urldefrag(urljoin(scope, node["$id"]))[0]
         ref = node.get("$ref")
-        if isinstance(ref, str) and (not ref.startswith("#") or base != self.root):
-            return self.follow(node, ref, base, loc, in_schema)
-        return {k: self.child(k, v, base, loc, in_schema) for k, v in node.items()}
+        if isinstance(ref, str) and (not _local_pointer(ref) or base != self.root
+                                     or scope != self.uri(base)):
+            return self.follow(node, ref, base, loc, in_schema, scope)
+        named = not in_schema and parent in _NAMED_MAPS
+        return {k: self.child(k, v, base, loc, in_schema, scope, named)
+                for k, v in node.items()}
 
-    def child(self, key: str, value: Any, base: Path, loc: str, in_schema: bool) -> Any:
+    def child(self, key: str, value: Any, base: Path, loc: str, in_schema: bool,
+              scope: str, named: bool = False) -> Any:
+        """Walk one member; ``named``: the keys of this map are names, never keywords."""
         here = f"{loc}/{escape_token(key)}"
-        if key.startswith("x-") or key in LITERAL_KEYS:
+        if named:
+            return self.walk(value, base, here, False, scope, key)
+        if key.startswith("x-") or key in (SCHEMA_LITERALS if in_schema else OBJECT_LITERALS):
             return value
         if key in SCHEMA_ONE and (in_schema or key == "schema"):
-            return self.walk(value, base, here, True)
+            return self.walk(value, base, here, True, scope)
         if in_schema and key in SCHEMA_MAP and isinstance(value, dict):
-            return {k: self.walk(v, base, f"{here}/{escape_token(k)}", True)
-                    for k, v in value.items()}
+            return self.schema_map(value, base, here, scope)
         if in_schema and key in SCHEMA_LIST:
-            return self.walk(value, base, here, True)
+            return self.walk(value, base, here, True, scope)
         top_schemas = (key == "schemas" and loc == "/components") or (
             key == "definitions" and loc == "")
         if top_schemas and isinstance(value, dict):
-            return {k: self.walk(v, base, f"{here}/{escape_token(k)}", True)
-                    for k, v in value.items()}
-        return self.walk(value, base, here, in_schema)
+            return self.top_schemas(value, base, here, scope)
+        return self.walk(value, base, here, in_schema, scope, key)
+
+    def map_entries(self, value: dict[str, Any], base: Path, loc: str,
+                    scope: str) -> list[tuple[str, Any, Path, str, str]]:
+        """(name, schema, base, location, scope) of a map of schemas.
+
+        A string is never a schema, so ``$ref: 'file#/ptr'`` as a member of such a
+        map (DigitalOcean's ``properties``, lichess's ``components.schemas``) names
+        a map to splice in; its own members win over the spliced ones.
+        """
+        ref = value.get("$ref")
+        own = [(k, v, base, f"{loc}/{escape_token(k)}", scope)
+               for k, v in value.items() if not (k == "$ref" and isinstance(ref, str))]
+        if not isinstance(ref, str):
+            return own
+        where = (self.rel(base), f"{loc}/$ref")
+        target = self.target(ref, base, scope, where)
+        spliced = self.lookup(target, where, ref)
+        if not isinstance(spliced, dict):
+            raise fail(*where, f"$ref '{ref}' stands for a map of schemas but names a "
+                       f"{type(spliced).__name__}", "point it at a mapping of name: schema")
+        names = {k for k, *_ in own}
+        inner = self.map_entries(spliced, target.file, target.ptr, self.uri(target.file))
+        return [e for e in inner if e[0] not in names] + own
+
+    def schema_map(self, value: dict[str, Any], base: Path, loc: str,
+                   scope: str) -> dict[str, Any]:
+        return {name: self.walk(v, b, where, True, s)
+                for name, v, b, where, s in self.map_entries(value, base, loc, scope)}
+
+    def top_schemas(self, value: dict[str, Any], base: Path, loc: str,
+                    scope: str) -> dict[str, Any]:
+        out = {}
+        for name, schema, here, where, inner_scope in self.map_entries(value, base, loc,
+                                                                       scope):
+            inner = schema.get("$ref") if isinstance(schema, dict) else None
+            if isinstance(inner, str) and set(schema) == {"$ref"}:
+                target = self.target(inner, here, inner_scope, (self.rel(here), where))
+                if target.file != self.root:
+                    self.preferred.setdefault(target, name)
+            out[name] = self.walk(schema, here, where, True, inner_scope)
+        return out
 
     def follow(self, node: dict[str, Any], ref: str, base: Path, loc: str,
-               in_schema: bool) -> Any:
+               in_schema: bool, scope: str) -> Any:
         where = (self.rel(base), loc or "/")
-        target = self.target(ref, base, where)
-        siblings = {k: self.child(k, v, base, loc, in_schema)
+        target = self.target(ref, base, scope, where)
+        siblings = {k: self.child(k, v, base, loc, in_schema, scope)
                     for k, v in node.items() if k != "$ref"}
         if target.file == self.root:
-            return {"$ref": "#" + target.ptr, **siblings}
-        key = (target.file, target.ptr)
+            self.lookup(target, where, ref)
+            return {"$ref": "#" + pointer(*split_pointer(target.ptr)), **siblings}
         if in_schema:
-            if key not in self.schema_bodies:
-                self.schema_bodies[key] = None  # placeholder: breaks cycles
-                value = self.lookup(target, where)
-                self.schema_bodies[key] = self.walk(value, target.file, target.ptr, True)
-            return {"$ref": _Placeholder(key), **siblings}
-        if key in self.inlining:
+            if target not in self.schema_bodies:
+                self.schema_bodies[target] = None  # placeholder: breaks cycles
+                value = self.lookup(target, where, ref)
+                self.schema_bodies[target] = self.walk(value, target.file, target.ptr, True,
+                                                       self.uri(target.file))
+            holder = {"$ref": _Placeholder(target), **siblings}
+            self.holders.append(holder)
+            return holder
+        if target in self.inlining:
             raise fail(*where, f"$ref cycle through non-schema objects at '{ref}'",
                        "only schemas may be recursive")
-        self.inlining.append(key)
-        value = self.walk(self.lookup(target, where), target.file, target.ptr, False)
+        self.inlining.append(target)
+        value = self.walk(self.lookup(target, where, ref), target.file, target.ptr, False,
+                          self.uri(target.file))
         self.inlining.pop()
         if isinstance(value, dict):
             return {**value, **siblings}
         return value
 
     def rel(self, path: Path) -> str:
-        try:
-            return str(path.relative_to(self.root.parent))
-        except ValueError:
-            return str(path)
+        """The file as messages name it: relative to the root document's folder."""
+        if path not in self.rels:
+            try:
+                self.rels[path] = str(path.relative_to(self.root.parent))
+            except ValueError:
+                self.rels[path] = str(path)
+        return self.rels[path]
+
+
+# Maps whose keys are names chosen by the author (a response named "default", a
+# schema named "enum"), so no key in them is a keyword or a literal.
+_NAMED_MAPS = frozenset({"paths", "responses", "parameters", "examples", "requestBodies",
+                         "headers", "securitySchemes", "securityDefinitions", "links",
+                         "callbacks", "pathItems", "content", "encoding", "webhooks"})
+
+
+def _local_pointer(ref: str) -> bool:
+    return ref == "#" or ref.startswith("#/")
+
+
+def _index_names(node: Any, file: Path, scope: str, ptr: str, names: _Names) -> None:
+    if isinstance(node, list):
+        for i, v in enumerate(node):
+            _index_names(v, file, scope, f"{ptr}/{i}", names)
+        return
+    if not isinstance(node, dict):
+        return
+    if isinstance(node.get("$id"), str):
+        scope = urldefrag(urljoin(scope, node["$id"]))[0]
+        names.ids.setdefault(scope, _Target(file, ptr))
+    for key in ("$anchor", "$dynamicAnchor"):
+        if isinstance(node.get(key), str):
+            names.anchors.setdefault((scope, node[key]), _Target(file, ptr))
+    for key, value in node.items():
+        if not key.startswith("x-") and key not in SCHEMA_LITERALS and key != "value":
+            _index_names(value, file, scope, f"{ptr}/{escape_token(key)}", names)
 
 
 class _Placeholder(str):
     """A ``$ref`` value to fill in once every bundled schema has its name."""
 
-    key: tuple[Path, str]
+    key: _Target
 
-    def __new__(cls, key: tuple[Path, str]) -> _Placeholder:
+    def __new__(cls, key: _Target) -> _Placeholder:
         obj = super().__new__(cls, "")
         obj.key = key
         return obj
@@ -170,10 +359,9 @@ def _candidates(root: Path, file: Path, ptr: str) -> list[str]:
     return [re.sub(r"[^A-Za-z0-9_.-]", "_", n) for n in names]
 
 
-def _assign_names(root: Path, keys: list[tuple[Path, str]], taken: set[str]) -> dict[
-        tuple[Path, str], str]:
+def _assign_names(root: Path, keys: list[_Target], taken: set[str]) -> dict[_Target, str]:
     """Give each bundled schema a unique name that depends on the set, not the order."""
-    options = {k: _candidates(root, *k) for k in keys}
+    options = {k: _candidates(root, k.file, k.ptr) for k in keys}
     level = dict.fromkeys(keys, 0)
     while True:
         chosen = {k: options[k][min(level[k], len(options[k]) - 1)] for k in keys}
@@ -187,7 +375,7 @@ def _assign_names(root: Path, keys: list[tuple[Path, str]], taken: set[str]) -> 
         for k in clashing:
             level[k] += 1
     final = {}
-    for k in sorted(keys, key=lambda k: (str(k[0]), k[1])):
+    for k in sorted(keys, key=lambda k: (str(k.file), k.ptr)):
         name = chosen[k]
         while name in taken:  # identical full paths cannot clash; this is a last resort
             name += "_"
@@ -196,17 +384,27 @@ def _assign_names(root: Path, keys: list[tuple[Path, str]], taken: set[str]) -> 
     return final
 
 
-def _fill(node: Any, names: dict[tuple[Path, str], str], home: tuple[str, ...]) -> Any:
-    if isinstance(node, list):
-        for i, v in enumerate(node):
-            node[i] = _fill(v, names, home)
-    elif isinstance(node, dict):
-        for k, v in node.items():
-            if k == "$ref" and isinstance(v, _Placeholder):
-                node[k] = "#" + pointer(*home, names[v.key])
-            elif not k.startswith("x-") and k not in LITERAL_KEYS:
-                node[k] = _fill(v, names, home)
-    return node
+def _place_schemas(bundler: _Bundler, document: dict[str, Any]) -> None:
+    """Put every bundled schema under its name and point the placeholders at it."""
+    home = ("definitions",) if "swagger" in document else ("components", "schemas")
+    schemas = document
+    for token in home:
+        schemas = schemas.setdefault(token, {})
+    names: dict[_Target, str] = {}
+    for target, name in sorted(bundler.preferred.items(), key=lambda kv: kv[1]):
+        entry = schemas.get(name)
+        if (isinstance(entry, dict) and set(entry) == {"$ref"}
+                and isinstance(entry["$ref"], _Placeholder) and entry["$ref"].key == target):
+            names[target] = name
+            schemas[name] = bundler.schema_bodies[target]
+    rest = sorted((k for k in bundler.schema_bodies if k not in names),
+                  key=lambda k: (str(k.file), k.ptr))
+    added = _assign_names(bundler.root, rest, set(schemas))
+    for key in sorted(added, key=lambda k: added[k]):
+        schemas[added[key]] = bundler.schema_bodies[key]
+    names.update(added)
+    for holder in bundler.holders:
+        holder["$ref"] = "#" + pointer(*home, names[holder["$ref"].key])
 
 
 def bundle(path: Path) -> Bundle:
@@ -216,15 +414,7 @@ def bundle(path: Path) -> Bundle:
     if not isinstance(root_doc, dict):
         raise fail(str(path), "", "the document is not a mapping",
                    "an OpenAPI document is a JSON/YAML object")
-    document = bundler.walk(root_doc, bundler.root, "", False)
+    document = bundler.walk(root_doc, bundler.root, "", False, bundler.uri(bundler.root))
     if bundler.schema_bodies:
-        home = ("definitions",) if "swagger" in document else ("components", "schemas")
-        schemas = document
-        for token in home:
-            schemas = schemas.setdefault(token, {})
-        names = _assign_names(bundler.root, sorted(bundler.schema_bodies, key=str),
-                              set(schemas))
-        for key in sorted(names, key=lambda k: names[k]):
-            schemas[names[key]] = bundler.schema_bodies[key]
-        _fill(document, names, home)
+        _place_schemas(bundler, document)
     return Bundle(document, dict(sorted(bundler.raw.items())))

@@ -57,8 +57,7 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str) -> tuple[Candidat
         loc = f"{loc}/content/{escape_token(ctype)}/schema"
     else:
         loc = f"{loc}/schema"
-        style, explode = _DEFAULT_STYLE.get(location, ("simple", False))
-        style = param.get("style", style)
+        style = param.get("style", _DEFAULT_STYLE.get(location, ("simple", False))[0])
         extra["style"] = style
         extra["explode"] = param.get("explode", style == "form")
         if param.get("allowReserved") is True:
@@ -93,9 +92,14 @@ def _body(defs: Definitions, op: Operation) -> tuple[list[Candidate], str | None
     entry = content[ctype] or {}
     loc = f"{loc}/content/{escape_token(ctype)}"
     raw = entry.get("schema")
-    if not (media.is_json(ctype) or ctype in (media.FORM, media.MULTIPART)):
-        schema = media.raw_body_schema(ctype, raw)
-        return [Candidate(None, "body", _describe(schema, body), required, {})], ctype, set()
+    target = defs.resolve_shallow(raw, f"{loc}/schema")[0] if raw is not None else None
+    structured = media.is_json(ctype) or media.is_form(ctype) or media.is_multipart(ctype)
+    if not structured or (media.is_wildcard(ctype) and media.is_string_schema(target)):
+        rewritten, refs = (defs.rewrite(target, f"{loc}/schema", "input")
+                           if isinstance(target, dict) else (None, frozenset()))
+        schema = media.raw_body_schema(ctype, rewritten)
+        used = set(refs) if _has_ref(schema) else set()
+        return [Candidate(None, "body", _describe(schema, body), required, {})], ctype, used
     raw = raw if raw is not None else {}
     flat = merged_object(defs, raw, f"{loc}/schema")
     if flat is None:
@@ -103,25 +107,59 @@ def _body(defs: Definitions, op: Operation) -> tuple[list[Candidate], str | None
         return [Candidate(None, "body", _describe(schema, body), required, {})], ctype, set(refs)
     schema, refs = defs.rewrite(flat, f"{loc}/schema", "input")
     needed = set(schema.get("required", [])) if required else set()
-    encoding = entry.get("encoding") or {}
+    encoding = entry.get("encoding")
+    encoding = encoding if isinstance(encoding, dict) else {}
     out = []
     for name, prop in (schema.get("properties") or {}).items():
-        extra: dict[str, Any] = {}
-        if isinstance(encoding.get(name), dict) and "contentType" in encoding[name]:
-            extra["content_type"] = encoding[name]["contentType"]
-        if ctype == media.MULTIPART:
-            prop = _binary_parts(prop)
-        out.append(Candidate(name, "body", prop, name in needed, extra))
+        part = _binary_parts(prop) if media.is_multipart(ctype) else prop
+        out.append(Candidate(name, "body", part, name in needed,
+                             _encoding(ctype, encoding.get(name))))
     return out, ctype, set(refs)
 
 
+def _has_ref(node: Any) -> bool:
+    if isinstance(node, dict):
+        return "$ref" in node or any(_has_ref(v) for v in node.values())
+    return isinstance(node, list) and any(_has_ref(v) for v in node)
+
+
+def _encoding(ctype: str, entry: Any) -> dict[str, Any]:
+    """How one form field is serialised: the spec's ``encoding``, else OpenAPI's default.
+
+    form-urlencoded fields always get style/explode (default ``form``/true), so a
+    server never guesses how to write an object or array; multipart parts only
+    when the spec sets them.
+    """
+    entry = entry if isinstance(entry, dict) else {}
+    extra: dict[str, Any] = {}
+    if isinstance(entry.get("contentType"), str):
+        extra["content_type"] = entry["contentType"]
+    if media.is_form(ctype) or "style" in entry or "explode" in entry:
+        style = entry.get("style", "form")
+        extra["style"] = style
+        extra["explode"] = entry.get("explode", style == "form")
+        if entry.get("allowReserved") is True:
+            extra["allow_reserved"] = True
+    return extra
+
+
 def _binary_parts(prop: Any) -> Any:
-    """A multipart file part travels in JSON arguments as base64."""
-    if isinstance(prop, dict) and prop.get("format") == "binary":
-        out = {k: v for k, v in prop.items() if k != "format"}
-        out["contentEncoding"] = "base64"
-        return out
-    return prop
+    """A multipart file part travels in JSON arguments as a base64 string."""
+    if not isinstance(prop, dict):
+        return prop
+    if prop.get("type") == "array" and isinstance(prop.get("items"), dict):
+        return {**prop, "items": _binary_parts(prop["items"])}
+    kind = prop.get("contentMediaType")
+    binary = prop.get("format") == "binary" or (
+        isinstance(kind, str) and not media.is_text(kind) and not media.is_json(kind)
+        and "contentEncoding" not in prop)
+    if not binary:
+        return prop
+    out = {k: v for k, v in prop.items() if k != "format"}
+    types = out.get("type")
+    out["type"] = ["string", "null"] if isinstance(types, list) and "null" in types else "string"
+    out["contentEncoding"] = "base64"
+    return out
 
 
 def build_inputs(defs: Definitions, op: Operation) -> Inputs:

@@ -1,4 +1,22 @@
-"""Media types: which one a tool uses, and how a non-JSON body is represented."""
+"""Media types: which one a tool speaks, and how a body that is not JSON is carried.
+
+Choice: a tool speaks one request media type, the first of: ``application/json``,
+another JSON type (``text/json``, ``*+json``), a wildcard (``*/*``,
+``application/*``), form-urlencoded, multipart, then the first one listed.
+
+Representation of bodies that are not JSON (tool arguments are JSON values):
+
+* form-urlencoded and multipart bodies are objects: each field is an argument, and
+  its ``encoding`` (style, explode, contentType) is recorded in the binding. A
+  multipart file part (``format: binary``, or a non-text ``contentMediaType``) is
+  a base64 string (``contentEncoding: base64``).
+* a text body (``text/*``, XML, JavaScript, NDJSON, SDP, YAML, GraphQL) is one
+  string argument, ``body``, with ``contentMediaType`` naming the media type; a
+  string schema in the spec keeps its constraints.
+* any other body (``application/octet-stream``, ``image/*``, and a wildcard whose
+  schema is a string) is one base64 string argument (``contentEncoding: base64``,
+  ``contentMediaType``), decoded to bytes by the server before sending.
+"""
 
 from __future__ import annotations
 
@@ -6,41 +24,85 @@ from typing import Any
 
 FORM = "application/x-www-form-urlencoded"
 MULTIPART = "multipart/form-data"
+_TEXT = frozenset({"application/xml", "application/javascript", "application/x-ndjson",
+                   "application/sdp", "application/x-yaml", "application/yaml",
+                   "application/graphql", "application/ecmascript"})
+
+
+def base(media: str) -> str:
+    """The media type without parameters, lower case: ``text/plain; charset=x``."""
+    return media.split(";", maxsplit=1)[0].strip().lower()
 
 
 def is_json(media: str) -> bool:
-    base = media.split(";")[0].strip().lower()
-    return base in ("application/json", "text/json") or base.endswith("+json") or base in (
-        "*/*", "application/*")
+    kind = base(media)
+    return kind in ("application/json", "text/json") or kind.endswith("+json") or (
+        is_wildcard(kind))
+
+
+def is_wildcard(media: str) -> bool:
+    return base(media) in ("*/*", "application/*")
+
+
+def is_form(media: str) -> bool:
+    return base(media) == FORM
+
+
+def is_multipart(media: str) -> bool:
+    return base(media) == MULTIPART
+
+
+def is_text(media: str) -> bool:
+    kind = base(media)
+    return kind.startswith("text/") or kind in _TEXT or kind.endswith(("+xml", "+yaml"))
 
 
 def preference(media: str) -> int:
-    base = media.split(";")[0].strip().lower()
-    if base == "application/json":
+    kind = base(media)
+    if kind == "application/json":
         return 0
-    if is_json(base) and "*" not in base:
+    if is_json(kind) and "*" not in kind:
         return 1
-    if base == FORM:
+    if is_wildcard(kind):
         return 2
-    if base == MULTIPART:
+    if kind == FORM:
         return 3
-    return 4
+    if kind == MULTIPART:
+        return 4
+    return 5
 
 
 def choose(content: dict[str, Any]) -> str | None:
     """The media type a tool speaks: JSON first, then forms, then the first listed."""
     if not content:
         return None
-    return min(content, key=lambda m: (preference(m), list(content).index(m)))
+    order = list(content)
+    return min(order, key=lambda m: (preference(m), order.index(m)))
 
 
 def raw_body_schema(media: str, schema: Any) -> dict[str, Any]:
-    """A non-JSON body as one argument: text as a string, anything else as base64."""
-    base = media.split(";")[0].strip().lower()
-    if base.startswith("text/") or base in ("application/xml", "application/javascript",
-                                            "application/x-ndjson", "application/sdp"):
-        out: dict[str, Any] = {"type": "string", "contentMediaType": base}
-        if isinstance(schema, dict) and isinstance(schema.get("description"), str):
-            out["description"] = schema["description"]
-        return out
-    return {"type": "string", "contentEncoding": "base64", "contentMediaType": base}
+    """A body that is not JSON, as one string argument (see the module docstring).
+
+    ``schema`` is the spec's schema already rewritten as JSON Schema, or None.
+    """
+    kind = base(media)
+    description = schema.get("description") if isinstance(schema, dict) else None
+    if is_text(kind):
+        if isinstance(schema, dict) and schema.get("type") == "string" and (
+                schema.get("format") != "binary"):
+            return {**schema, "contentMediaType": kind}
+        out: dict[str, Any] = {"type": "string", "contentMediaType": kind}
+    else:
+        out = {"type": "string", "contentEncoding": "base64", "contentMediaType": kind}
+    if isinstance(description, str):
+        out["description"] = description
+    return out
+
+
+def is_string_schema(schema: Any) -> bool:
+    """A resolved spec schema that can only be a string (a raw upload under */*)."""
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    return kind == "string" or (isinstance(kind, list) and set(kind) <= {"string", "null"}
+                                and "string" in kind)

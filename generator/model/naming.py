@@ -25,15 +25,24 @@ def snake(text: str) -> str:
 
 
 def name_from_route(method: str, path: str) -> str:
-    """``GET /api/v3/series/{id}/episodes`` -> ``get_series_by_id_episodes``."""
+    """``GET /api/v3/series/{id}/episodes`` -> ``get_series_by_id_episodes``.
+
+    ``api`` and version segments are dropped only where more of the path follows,
+    so ``GET /api`` stays ``get_api``; the root path is ``root``. The name depends
+    on this route alone, never on which other routes the spec has.
+    """
+    segments = [s for s in path.strip("/").split("/") if s]
     words = [method.lower()]
-    for segment in path.strip("/").split("/"):
-        if not segment or segment.lower() == "api" or _VERSION.match(segment):
+    for i, segment in enumerate(segments):
+        last = i == len(segments) - 1
+        if not last and (segment.lower() == "api" or _VERSION.match(segment)):
             continue
         if segment.startswith("{") and segment.endswith("}"):
             words.append("by_" + snake(segment[1:-1]))
         else:
             words.append(snake(segment))
+    if not segments:
+        words.append("root")
     return "_".join(w for w in words if w)
 
 

@@ -4,6 +4,10 @@ MCP (2025-11-25) wants an object at the root. A response that is an object is
 used as it is; anything else (an array, a scalar, a nullable object, a union) is
 wrapped in one property, ``result``, and the binding records the wrapper so a
 server puts the response body there.
+
+The schema carries its own ``$defs`` under the size policy of ``defs.py``: at most
+``OUTPUT_BUDGET`` bytes (compact JSON) where the response allows it, exact up to
+the deepest reference level that fits, loosened (types only) one level beyond.
 """
 
 from __future__ import annotations
@@ -12,11 +16,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import escape_token
+from generator.jsonio import dumps
 from generator.model import media
 from generator.model.operations import Operation, resolve_object
 from generator.normalise.defs import Definitions
 
 WRAPPER = "result"
+# Bytes of compact JSON one outputSchema may use before deep $defs are loosened.
+OUTPUT_BUDGET = 12_000
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,12 @@ def build_outputs(defs: Definitions, op: Operation) -> Outputs:
             return Outputs(None, ctype, None, frozenset(), etag)
         where = f"{loc}/content/{escape_token(ctype)}/schema"
         schema, refs, wrapper = _object_root(defs, raw, where)
-        return Outputs(schema, ctype, wrapper, refs, etag)
+        if refs:
+            used = len(dumps(schema, indent=False))
+            closure, _ = defs.budgeted_closure(refs, "output", OUTPUT_BUDGET, used)
+            schema = {**schema, "$defs": closure}
+        # The $defs are in the schema already: nothing left for the caller to add.
+        return Outputs(schema, ctype, wrapper, frozenset(), etag)
     return Outputs(None, None, None, frozenset(), False)
 
 

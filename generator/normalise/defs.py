@@ -5,6 +5,15 @@ Every local ``$ref`` target of the document gets one stable name: ``X`` for
 any other target. A definition is rewritten once per mode and cached, so a spec
 with a thousand tools sharing a schema rewrites it once; a tool's closure is a walk
 over cached edges, safe on cycles (stripe has 92 schemas in cycles).
+
+Size policy (outputs only). A response schema's closure can be enormous (a stripe
+Checkout Session reaches 590 schemas, 730 KB). ``budgeted_closure`` keeps every
+definition within the largest reference depth that fits the byte budget exact, and
+replaces the definitions one reference deeper by *loosened* ones: only ``type``
+(the set of JSON types the exact schema can accept, or no ``type`` at all when that
+set is not known) and ``description``. A loosened schema accepts everything the
+exact one accepts, so a response the API documents always validates; it only
+stops describing deeper fields. Input schemas are never loosened.
 """
 
 from __future__ import annotations
@@ -14,6 +23,7 @@ import re
 from typing import Any
 
 from generator.errors import escape_token, fail, split_pointer
+from generator.jsonio import dumps
 from generator.normalise.schema import Mode, SchemaRewriter
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
@@ -27,6 +37,8 @@ class Definitions:
         self._names: dict[str, str] = {}      # ref -> def name
         self._pointers: dict[str, str] = {}   # def name -> pointer
         self._cache: dict[tuple[str, Mode], tuple[Any, frozenset[str]]] = {}
+        self._sizes: dict[tuple[str, Mode], tuple[int, int]] = {}   # (exact, loosened)
+        self._loose: dict[tuple[str, Mode], dict[str, Any]] = {}
         schemas = document.get("components", {}).get("schemas", {})
         if isinstance(schemas, dict):
             self._name_components(schemas)
@@ -65,16 +77,18 @@ class Definitions:
                            "point the reference at an existing schema")
         return node
 
-    def rewrite(self, schema: Any, loc: str, mode: Mode) -> tuple[Any, frozenset[str]]:
-        """Rewrite a schema that is not itself a def; return it and the defs it uses."""
-        rewriter = SchemaRewriter(self.file, self.lookup, mode, self.is_30)
+    def rewrite(self, schema: Any, loc: str, mode: Mode,
+                home: str | None = None) -> tuple[Any, frozenset[str]]:
+        """Rewrite a schema (``home``: its own $ref if it is a def); return it and the
+        defs it uses."""
+        rewriter = SchemaRewriter(self.file, self.lookup, mode, self.is_30, home)
         return rewriter.rewrite(schema, loc), frozenset(rewriter.refs)
 
     def definition(self, name: str, mode: Mode) -> tuple[Any, frozenset[str]]:
         key = (name, mode)
         if key not in self._cache:
             ptr = self._pointers[name]
-            self._cache[key] = self.rewrite(self.node(ptr, ptr), ptr, mode)
+            self._cache[key] = self.rewrite(self.node(ptr, ptr), ptr, mode, "#" + ptr)
         return self._cache[key]
 
     def closure(self, roots: frozenset[str], mode: Mode) -> dict[str, Any]:
@@ -89,6 +103,99 @@ class Definitions:
             todo.extend(sorted(self.definition(name, mode)[1] - seen))
         return {name: self.definition(name, mode)[0] for name in sorted(seen)}
 
+    def depths(self, roots: frozenset[str], mode: Mode) -> dict[str, int]:
+        """Reference depth of every def reachable from ``roots`` (roots are depth 1)."""
+        depth = dict.fromkeys(roots, 1)
+        level, current = sorted(roots), 1
+        while level:
+            current += 1
+            following: set[str] = set()
+            for name in level:
+                following |= self.definition(name, mode)[1]
+            level = sorted(n for n in following if n not in depth)
+            depth.update(dict.fromkeys(level, current))
+        return depth
+
+    def budgeted_closure(self, roots: frozenset[str], mode: Mode, budget: int,
+                         used: int) -> tuple[dict[str, Any], int | None]:
+        """The closure of ``roots``, loosened beyond the depth that fits ``budget``.
+
+        ``used`` is the size of the schema that holds the ``$defs``. Returns the
+        defs and the depth kept exact (None: everything is exact).
+        """
+        depth = self.depths(roots, mode)
+        if not depth:
+            return {}, None
+        deepest = max(depth.values())
+        exact = [0] * (deepest + 2)     # exact[d]: bytes of the defs at depth d
+        loose = [0] * (deepest + 2)
+        for name, d in depth.items():
+            full, small = self.sizes(name, mode)
+            exact[d] += full + len(name) + 4
+            loose[d] += small + len(name) + 4
+        keep = deepest      # defs at depth <= keep stay exact, keep + 1 are loosened
+        while keep > 0 and used + sum(exact[:keep + 1]) + loose[keep + 1] > budget:
+            keep -= 1
+        out = {}
+        for name in sorted(depth):
+            if depth[name] <= keep:
+                out[name] = self.definition(name, mode)[0]
+            elif depth[name] == keep + 1:
+                out[name] = self.loosened(name, mode)
+        return out, None if keep == deepest else keep
+
+    def sizes(self, name: str, mode: Mode) -> tuple[int, int]:
+        key = (name, mode)
+        if key not in self._sizes:
+            self._sizes[key] = (len(dumps(self.definition(name, mode)[0], indent=False)),
+                                len(dumps(self.loosened(name, mode), indent=False)))
+        return self._sizes[key]
+
+    def loosened(self, name: str, mode: Mode) -> dict[str, Any]:
+        """A schema that accepts at least what def ``name`` accepts: its types only."""
+        key = (name, mode)
+        if key not in self._loose:
+            schema = self.definition(name, mode)[0]
+            types = self._ceiling(schema, mode, frozenset({name}))
+            out: dict[str, Any] = {}
+            if types is not None:
+                ordered = [t for t in _TYPE_ORDER if t in types]
+                out["type"] = ordered[0] if len(ordered) == 1 else ordered
+            if isinstance(schema, dict) and isinstance(schema.get("description"), str):
+                out["description"] = schema["description"]
+            self._loose[key] = out
+        return self._loose[key]
+
+    def _ceiling(self, schema: Any, mode: Mode, seen: frozenset[str]) -> frozenset[str] | None:
+        """JSON types ``schema`` may accept; None when any type may pass."""
+        if schema is True or not isinstance(schema, dict):
+            return None if schema is not False else frozenset()
+        found: frozenset[str] | None = None
+        if isinstance(schema.get("type"), str | list):
+            raw = schema["type"]
+            found = _widen(frozenset([raw] if isinstance(raw, str) else raw))
+        elif "const" in schema:
+            found = _widen(frozenset({_json_type(schema["const"])}))
+        elif isinstance(schema.get("enum"), list):
+            found = _widen(frozenset(_json_type(v) for v in schema["enum"]))
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            target = _unescape(ref[len("#/$defs/"):])
+            inner = None if target in seen else self._ceiling(
+                self.definition(target, mode)[0], mode, seen | {target})
+            found = _meet(found, inner)
+        for keyword in ("anyOf", "oneOf"):
+            parts = schema.get(keyword)
+            if isinstance(parts, list):
+                union: frozenset[str] | None = frozenset()
+                for part in parts:
+                    inner = self._ceiling(part, mode, seen)
+                    union = None if union is None or inner is None else union | inner
+                found = _meet(found, union)
+        for part in schema.get("allOf") or []:
+            found = _meet(found, self._ceiling(part, mode, seen))
+        return found
+
     def resolve_shallow(self, schema: Any, loc: str) -> tuple[Any, str]:
         """Follow ``$ref``s at the top of a raw schema (for body/response roots)."""
         seen: set[str] = set()
@@ -100,6 +207,43 @@ class Definitions:
             seen.add(ref)
             _, schema, loc = self.lookup(ref, loc)
         return schema, loc
+
+
+_TYPE_ORDER = ("string", "number", "integer", "boolean", "object", "array", "null")
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _widen(types: frozenset[str]) -> frozenset[str]:
+    """``integer`` is a kind of ``number``; keep only the wider name of the two."""
+    return types - {"integer"} if "number" in types else types
+
+
+def _meet(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str] | None:
+    """Both constraints hold: the intersection (None means unconstrained)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    both = (a & b) | ({"integer"} if ("number" in a and "integer" in b) or
+                      ("integer" in a and "number" in b) else set())
+    return frozenset(both)
+
+
+def _unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
 
 
 def _short_hash(text: str) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from generator.errors import escape_token, fail
+from generator.errors import ToolcatError, escape_token, fail
 
 Mode = Literal["input", "output"]
 
@@ -27,7 +27,11 @@ ONE = ("items", "additionalProperties", "not", "contains", "propertyNames", "if"
 MAP = ("properties", "patternProperties", "dependentSchemas")
 LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
 DROPPED = frozenset({"discriminator", "xml", "externalDocs", "nullable", "example", "$id",
-                     "$schema", "$anchor", "$dynamicAnchor", "$comment", "definitions", "$defs"})
+                     "$schema", "$anchor", "$dynamicAnchor", "$comment", "definitions", "$defs",
+                     "$vocabulary", "$recursiveAnchor"})
+# 2019-09's recursive reference and 2020-12's dynamic one: both name the schema
+# being defined (openai's CompoundFilter holds a list of itself).
+SELF_REFS = ("$recursiveRef", "$dynamicRef")
 _TYPE_ORDER = ("string", "number", "integer", "boolean", "object", "array", "null")
 _HIDDEN = {"input": "readOnly", "output": "writeOnly"}
 
@@ -38,11 +42,13 @@ RefLookup = Callable[[str, str], tuple[str, Any, str]]
 class SchemaRewriter:
     """Rewrites one schema tree; collects the names of the $defs it points at."""
 
-    def __init__(self, file: str, lookup: RefLookup, mode: Mode, is_30: bool) -> None:
+    def __init__(self, file: str, lookup: RefLookup, mode: Mode, is_30: bool,
+                 home: str | None = None) -> None:
         self.file = file
         self.lookup = lookup
         self.mode = mode
         self.is_30 = is_30
+        self.home = home      # the local $ref of the definition being rewritten, if any
         self.refs: set[str] = set()
 
     def rewrite(self, node: Any, loc: str) -> Any:
@@ -51,6 +57,9 @@ class SchemaRewriter:
         if not isinstance(node, dict):
             raise fail(self.file, loc, f"a schema must be an object, found {type(node).__name__}",
                        "replace it with a schema object")
+        for keyword in SELF_REFS:
+            if keyword in node:
+                node = self._self_ref(node, keyword, loc)
         if "$ref" in node:
             return self._ref(node, loc)
         out: dict[str, Any] = {}
@@ -60,10 +69,12 @@ class SchemaRewriter:
             out[key] = self._keyword(key, value, f"{loc}/{escape_token(key)}")
         if "example" in node and "examples" not in node:
             out["examples"] = [node["example"]]
-        if self.is_30:
-            _fix_exclusive(out, node)
+        _fix_exclusive(out, node)
+        if isinstance(out.get("required"), list) and all(
+                isinstance(r, str) for r in out["required"]):
+            out["required"] = list(dict.fromkeys(out["required"]))  # 2020-12: unique
         _fix_type(out, nullable=node.get("nullable") is True)
-        self._hide_properties(out)
+        self._hide_properties(node, out)
         return out
 
     def _keyword(self, key: str, value: Any, loc: str) -> Any:
@@ -76,6 +87,16 @@ class SchemaRewriter:
         if key == "type" and isinstance(value, list):
             return list(value)
         return value
+
+    def _self_ref(self, node: dict[str, Any], keyword: str, loc: str) -> dict[str, Any]:
+        """``$recursiveRef: '#'`` inside a definition is a ``$ref`` to that definition."""
+        value = node[keyword]
+        if self.home is None or value != "#":
+            raise fail(self.file, f"{loc}/{escape_token(keyword)}",
+                       f"{keyword} {value!r} outside a named schema is not supported",
+                       "move the schema to components.schemas or use $ref")
+        rest = {k: v for k, v in node.items() if k != keyword}
+        return {**rest, "$ref": self.home}
 
     def _ref(self, node: dict[str, Any], loc: str) -> Any:
         ref = node["$ref"]
@@ -96,36 +117,63 @@ class SchemaRewriter:
             return {"anyOf": [out, {"type": "null"}]}
         return out
 
-    def _hide_properties(self, out: dict[str, Any]) -> None:
-        """Drop readOnly (inputs) / writeOnly (outputs) properties, here and via allOf."""
-        hidden = set(self._hidden_names(out))
-        for part in out.get("allOf", []):
-            if isinstance(part, dict):
-                hidden.update(self._hidden_names(part))
+    def _hide_properties(self, node: dict[str, Any], out: dict[str, Any]) -> None:
+        """Drop readOnly (inputs) / writeOnly (outputs) properties, here and via allOf.
+
+        A property is hidden when it says so itself or through its ``$ref`` (a
+        shared ``Id`` schema marked readOnly). Names hidden by any ``allOf`` part,
+        inline or referenced, also leave every ``required`` list, or the schema would
+        demand a property it no longer declares.
+        """
+        hidden = self._hidden_names(node, frozenset())
         if not hidden:
             return
+        raw_props = node.get("properties")
+        raw_props = raw_props if isinstance(raw_props, dict) else {}
+        props = out.get("properties")
+        if isinstance(props, dict):
+            for name in hidden.intersection(props):
+                if self._is_hidden(raw_props.get(name), frozenset()):
+                    del props[name]
         for holder in [out, *[p for p in out.get("allOf", []) if isinstance(p, dict)]]:
-            props = holder.get("properties")
-            if isinstance(props, dict):
-                for name in hidden.intersection(props):
-                    if self._is_hidden(props[name]):
-                        del props[name]
             if isinstance(holder.get("required"), list):
                 holder["required"] = [r for r in holder["required"] if r not in hidden]
 
-    def _hidden_names(self, schema: dict[str, Any]) -> list[str]:
-        props = schema.get("properties")
-        if not isinstance(props, dict):
-            if isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/$defs/"):
-                return []  # a shared def hides its own properties itself
-            return []
-        return [name for name, sub in props.items() if self._is_hidden(sub)]
+    def _hidden_names(self, node: Any, seen: frozenset[str]) -> set[str]:
+        node, seen = self._deref(node, seen)
+        if not isinstance(node, dict):
+            return set()
+        names = set()
+        if isinstance(node.get("properties"), dict):
+            names = {name for name, sub in node["properties"].items()
+                     if self._is_hidden(sub, seen)}
+        for part in node.get("allOf") or []:
+            names |= self._hidden_names(part, seen)
+        return names
 
-    def _is_hidden(self, sub: Any) -> bool:
-        return isinstance(sub, dict) and sub.get(_HIDDEN[self.mode]) is True
+    def _is_hidden(self, sub: Any, seen: frozenset[str]) -> bool:
+        flag = _HIDDEN[self.mode]
+        if isinstance(sub, dict) and flag in sub:
+            return sub[flag] is True
+        target, _ = self._deref(sub, seen)
+        return isinstance(target, dict) and target.get(flag) is True
+
+    def _deref(self, node: Any, seen: frozenset[str]) -> tuple[Any, frozenset[str]]:
+        """Follow ``$ref``s on a raw schema; a cycle or a broken one ends the walk."""
+        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            ref = node["$ref"]
+            if ref in seen or not ref.startswith("#"):
+                return None, seen
+            seen = seen | {ref}
+            try:
+                _, node, _ = self.lookup(ref, "")
+            except ToolcatError:
+                return None, seen   # reported with its location where the ref is rewritten
+        return node, seen
 
 
 def _fix_exclusive(out: dict[str, Any], node: dict[str, Any]) -> None:
+    """3.0's boolean flags become 2020-12's numbers (3.1 documents use them too)."""
     for flag, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
         if isinstance(node.get(flag), bool):
             if node[flag] and bound in node:

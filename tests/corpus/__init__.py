@@ -1,0 +1,1 @@
+"""Tests over the real documents in ../shared (corpus and ErsatzTV)."""
