@@ -296,7 +296,7 @@ def _request_body(doc: dict[str, Any], raw: Any, at: str, expected: Expected) ->
     target = deref(doc, schema, where)
     if _flattens(target):
         for name, prop, prop_at in _properties(doc, target, where, expected.key):
-            if isinstance(prop, dict) and prop.get("readOnly") is True:
+            if _read_only(doc, prop, prop_at):
                 expected.read_only.append(name)
                 continue
             expected.body.append(Field("body", name,
@@ -318,6 +318,22 @@ def _flattens(schema: Any) -> bool:
     if schema.get("additionalProperties", False) is not False:
         return False   # a map: extra keys travel only in a whole-body argument
     return "properties" in schema or "allOf" in schema
+
+
+def _read_only(doc: Any, prop: Any, where: str) -> bool:
+    """readOnly on the property, or on what it refers to (``$ref``, a one-part allOf)."""
+    seen: set[str] = set()
+    while isinstance(prop, dict):
+        if prop.get("readOnly") is True:
+            return True
+        if isinstance(prop.get("$ref"), str) and prop["$ref"] not in seen:
+            seen.add(prop["$ref"])
+            prop = lookup(doc, prop["$ref"], where)
+        elif isinstance(prop.get("allOf"), list) and len(prop["allOf"]) == 1:
+            prop = prop["allOf"][0]
+        else:
+            return False
+    return False
 
 
 def _properties(doc: Any, schema: dict[str, Any], where: str,
