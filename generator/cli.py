@@ -102,7 +102,8 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
         for diff in differences:
             click.echo(diff.diff, nl=False)
         fix = (f"toolcat generate {target.name}" if spec is None else
-               f"toolcat generate --spec {spec} --out {out}")
+               f"toolcat generate --spec {spec} --out {out} --name {target.name}"
+               + (f" --prefix {prefix}" if prefix else ""))
         click.echo(f"fix: run `{fix}` (or `make regen`) and commit the result")
     if stale:
         sys.exit(STALE)
