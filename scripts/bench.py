@@ -16,16 +16,12 @@ Prints a Markdown table on stdout, progress on stderr. Not part of the test suit
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,23 +94,34 @@ def toolcat() -> str:
     return str(beside) if beside.is_file() else shutil.which("toolcat") or "toolcat"
 
 
+# The measuring parent: a bare interpreter that spawns the command and reports what
+# wait4 says about it. Measuring from this script directly would be wrong: Linux
+# counts the memory a child had before exec (a copy of its parent) in ru_maxrss,
+# and this script holds whole specs in memory.
+WRAPPER = """
+import os, signal, sys, threading, time
+log, timeout, argv = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+           (os.POSIX_SPAWN_OPEN, 1, log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
+           (os.POSIX_SPAWN_DUP2, 1, 2)]
+start = time.perf_counter()
+pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+timer = threading.Timer(timeout, os.kill, (pid, signal.SIGKILL))
+timer.start()
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+timer.cancel()
+print(os.waitstatus_to_exitcode(status), wall, usage.ru_utime + usage.ru_stime,
+      usage.ru_maxrss)
+"""
+
+
 def measure(argv: list[str], log: Path, timeout: float) -> Run:
-    """Run argv as a child; its wall time, CPU time and peak RSS from wait4."""
-    actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-               (os.POSIX_SPAWN_OPEN, 1, str(log), os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
-                0o644),
-               (os.POSIX_SPAWN_DUP2, 1, 2)]
-    start = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
-    timer = threading.Timer(timeout, os.kill, (pid, signal.SIGKILL))
-    timer.start()
-    try:
-        _, status, usage = os.wait4(pid, 0)
-    finally:
-        timer.cancel()
-    wall = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
-    return Run(code, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+    """Run argv as a grandchild; its wall time, CPU time and peak RSS from wait4."""
+    report = subprocess.run([sys.executable, "-S", "-c", WRAPPER, str(log), str(timeout),
+                             *argv], capture_output=True, text=True, check=True)
+    code, wall, cpu, rss = report.stdout.split()
+    return Run(int(code), float(wall), float(cpu), int(rss))
 
 
 def count_operations(spec: Path) -> str:
