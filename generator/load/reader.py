@@ -1,13 +1,20 @@
 """Read one JSON or YAML file into plain data.
 
 JSON is read as JSON (orjson: fast, and it accepts escapes PyYAML rejects). YAML is
-read safely with two YAML 1.1 traps disarmed: mapping keys are kept as the text
-written (``200:`` stays ``"200"``, ``on:`` stays ``"on"``) and timestamps stay
-strings (``2024-01-01`` is not turned into a ``date`` that JSON cannot hold).
+read safely, with PyYAML's YAML 1.1 habits replaced by YAML 1.2's core schema (the
+version OpenAPI recommends):
+
+* mapping keys are kept as the text written (``200:`` stays ``"200"``, ``on:``
+  stays ``"on"``);
+* timestamps stay strings (``2024-01-01`` is not a ``date`` JSON cannot hold);
+* only ``true``/``false`` are booleans (``name: on``, ``enum: [yes, no]`` are text);
+* integers are decimal, ``0o`` octal or ``0x`` hex (``02134`` is 2134, not octal
+  1116; ``1:20`` is text, not sexagesimal 80); ``1e5`` is a float.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +41,41 @@ class _SpecLoader(_Base):  # type: ignore[misc]
         return out
 
 
+_TAG = "tag:yaml.org,2002:"
+_CORE = (  # YAML 1.2 core schema: (tag, pattern, first characters)
+    (_TAG + "bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    (_TAG + "int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    (_TAG + "float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", "-+.0123456789"),
+)
+_REPLACED = {_TAG + t for t in ("bool", "int", "float", "timestamp", "value")}
+
 _SpecLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    first: [(tag, rx) for tag, rx in resolvers if tag not in _REPLACED]
     for first, resolvers in _Base.yaml_implicit_resolvers.items()
 }
+for _tag, _pattern, _firsts in _CORE:
+    _SpecLoader.add_implicit_resolver(_tag, re.compile(_pattern), list(_firsts))
+
+
+def _int(loader: Any, node: yaml.ScalarNode) -> int:
+    text = str(loader.construct_scalar(node))
+    if text.startswith(("0o", "0x")):
+        return int(text[2:], 8 if text[1] == "o" else 16)
+    return int(text, 10)
+
+
+def _float(loader: Any, node: yaml.ScalarNode) -> float:
+    text = str(loader.construct_scalar(node)).lower()
+    if text.endswith(".inf"):
+        return float("-inf") if text.startswith("-") else float("inf")
+    return float("nan") if text == ".nan" else float(text)
+
+
+_SpecLoader.add_constructor(_TAG + "int", _int)
+_SpecLoader.add_constructor(_TAG + "float", _float)
 _SpecLoader.add_constructor(
-    "tag:yaml.org,2002:map",
+    _TAG + "map",
     lambda loader, node: loader.construct_mapping(node, deep=True),
 )
 

@@ -47,11 +47,21 @@ def name_from_route(method: str, path: str) -> str:
 
 
 def shorten(name: str, budget: int) -> str:
+    """``name`` if it fits; else its leading whole words, ``_``, six hex of its sha256.
+
+    The digest is of the full name, so the result depends on nothing but the name
+    and the budget, and two long names that share their first words still differ.
+    """
     if len(name) <= budget:
         return name
     digest = hashlib.sha256(name.encode()).hexdigest()[:6]
-    head = name[: budget - len(digest) - 1].rstrip("_-")
-    return f"{head}_{digest}"
+    room = budget - len(digest) - 1
+    head = name[:room]
+    if name[room] not in "_-" and ("_" in head or "-" in head):
+        cut = max(head.rfind("_"), head.rfind("-"))
+        if cut >= room // 2:
+            head = head[:cut]       # end on a whole word when that keeps half the room
+    return f"{head.rstrip('_-')}_{digest}"
 
 
 def tool_name(prefix: str, operation_id: str | None, method: str, path: str,

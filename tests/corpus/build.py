@@ -1,0 +1,80 @@
+"""Small helpers for the hard-case tests: write a fixture spec, generate, read the result.
+
+Fixtures are written to pytest's ``tmp_path``; real documents are read in place
+from ``../shared`` and skipped, naming the path, when absent.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import yaml
+
+from generator.config import Target
+from generator.load.bundle import bundle
+from generator.load.validate import validator_id
+from generator.pipeline import CATALOG_FILE, build_catalog, render_files, spec_digest
+
+from .docs import SHARED
+
+CLI = [sys.executable, "-c", "from generator.cli import main; main()"]
+
+
+def write_spec(folder: Path, spec: dict[str, Any] | str, name: str = "spec.yaml") -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(spec, str):
+        path.write_text(spec)
+    elif name.endswith(".json"):
+        path.write_bytes(orjson.dumps(spec))
+    else:
+        path.write_text(yaml.safe_dump(spec, sort_keys=False))
+    return path
+
+
+def verdict(path: Path) -> str:
+    """The recorded verdict that lets the pipeline skip validation of ``path``."""
+    bundled = bundle(path)
+    return f"{spec_digest(bundled.files, path.resolve().parent)} {validator_id()}"
+
+
+def generate(path: Path, *, validate: bool = True, **target: Any) -> dict[str, Any]:
+    """catalog.json of ``path`` as data (in process, as the CLI would write it)."""
+    options = {"name": "fixture", "spec": path, "spec_label": path.name,
+               "output": path.parent / "out", **target}
+    catalog = build_catalog(Target(**options), None if validate else verdict(path))
+    data: dict[str, Any] = orjson.loads(render_files(catalog)[CATALOG_FILE])
+    return data
+
+
+def tool(catalog: dict[str, Any], name: str) -> dict[str, Any]:
+    """The entry (``tool`` + ``binding``) of the tool called ``name``."""
+    for entry in catalog["tools"]:
+        if entry["tool"]["name"] == name:
+            return dict(entry)
+    names = sorted(e["tool"]["name"] for e in catalog["tools"])
+    raise AssertionError(f"no tool '{name}'; tools: {names[:20]}")
+
+
+def real(*parts: str) -> Path:
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared test data absent: {path}")
+    return path
+
+
+def run_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+def operation(path: str, method: str = "post", **op: Any) -> dict[str, Any]:
+    """A minimal 3.1 document with one operation."""
+    body = {"operationId": "op", "responses": {"200": {"description": "ok"}}, **op}
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {path: {method: body}}}
