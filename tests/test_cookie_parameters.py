@@ -1,0 +1,49 @@
+"""Cookie parameters are arguments bound to the cookie they name.
+
+No public spec in the corpus has ``in: cookie`` parameters, so this fixture makes
+its own. OpenAPI's defaults for cookies are ``style: form`` with ``explode: true``;
+the binding records them, and whatever the spec says instead. Two real neighbours
+are checked too: overseerr's cookie *security scheme* (credentials, not an
+argument) and kratos' header parameter literally named ``Cookie`` (an argument).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from corpus.build import generate, operation, real, tool, write_spec
+
+
+def test_cookie_parameters(tmp_path: Path) -> None:
+    spec = operation("/cart", "get", parameters=[
+        {"name": "session_id", "in": "cookie", "required": True,
+         "schema": {"type": "string", "pattern": "^[a-f0-9]{32}$"}},
+        {"name": "prefs", "in": "cookie", "explode": False,
+         "schema": {"type": "array", "items": {"type": "string"}}},
+        {"name": "session_id", "in": "query", "schema": {"type": "integer"}},
+    ])
+    entry = tool(generate(write_spec(tmp_path, spec)), "op")
+    arguments = entry["binding"]["arguments"]
+    assert arguments["cookie_session_id"] == {"in": "cookie", "name": "session_id",
+                                              "style": "form", "explode": True}
+    assert arguments["prefs"] == {"in": "cookie", "name": "prefs", "style": "form",
+                                  "explode": False}
+    # Same wire name in another location: query keeps the plain name, nothing overwrites.
+    assert arguments["session_id"]["in"] == "query"
+    schema = entry["tool"]["inputSchema"]
+    assert schema["properties"]["cookie_session_id"]["pattern"] == "^[a-f0-9]{32}$"
+    assert schema["required"] == ["cookie_session_id"]
+
+
+def test_overseerr_cookie_auth_is_not_an_argument() -> None:
+    catalog = generate(real("corpus", "overseerr", "overseerr-api.yml"), validate=False)
+    locations = {b["in"] for e in catalog["tools"] for b in e["binding"]["arguments"].values()}
+    assert "cookie" not in locations
+    assert "connect.sid" not in str(catalog["tools"])
+
+
+def test_kratos_cookie_header_is_an_argument() -> None:
+    entry = tool(generate(real("corpus", "kratos", "api.json"), validate=False), "to_session")
+    assert entry["binding"]["arguments"]["Cookie"] == {"in": "header", "name": "Cookie",
+                                                       "style": "simple", "explode": False}
+    assert entry["binding"]["ignoredParameters"] == []
