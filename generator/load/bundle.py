@@ -139,7 +139,7 @@ class _Bundler:
                 found = _Target(base, frag)
                 if scope == file_uri or self.exists(found):
                     return found
-                inner = self.by_uri(scope, frag)
+                inner = self.by_uri(scope, frag, ref, where)
                 return inner if inner is not None and self.exists(inner) else found
             return self.anchor(scope, frag, ref, where)
         self.index()
@@ -149,7 +149,7 @@ class _Bundler:
             file = Path(os.path.normpath(base.parent / unquote(file_part)))
         else:
             uri, frag = urldefrag(urljoin(scope, ref))
-            named = self.by_uri(uri, unquote(frag))
+            named = self.by_uri(uri, unquote(frag), ref, where)
             if named is not None:
                 return named
             if _REMOTE.match(ref) or urlsplit(uri).scheme != "file":
@@ -163,7 +163,7 @@ class _Bundler:
             return self.anchor(self.uri(file), frag, ref, where)
         return _Target(file, frag)
 
-    def by_uri(self, uri: str, frag: str) -> _Target | None:
+    def by_uri(self, uri: str, frag: str, ref: str, where: tuple[str, str]) -> _Target | None:
         """A target through an ``$id`` (plus a pointer or an anchor), if one matches."""
         self.index()
         resource = self.names.ids.get(uri)
@@ -171,7 +171,7 @@ class _Bundler:
             return None
         if frag == "" or frag.startswith("/"):
             return _Target(resource.file, resource.ptr + frag)
-        return self.names.anchors.get((uri, frag))
+        return self.anchor(uri, frag, ref, where)
 
     def anchor(self, scope: str, name: str, ref: str, where: tuple[str, str]) -> _Target:
         self.index()

@@ -14,7 +14,10 @@ from typing import Any
 from generator.normalise.defs import Definitions
 
 _PLAIN = frozenset({"type", "properties", "required", "description", "title", "allOf",
-                    "example", "examples", "readOnly", "deprecated", "x-examples", "nullable"})
+                    "example", "examples", "readOnly", "deprecated", "x-examples", "nullable",
+                    # annotations that say nothing about which JSON values are valid
+                    "xml", "externalDocs", "$schema", "$id", "$anchor", "$comment",
+                    "$vocabulary", "writeOnly"})
 _DESCRIPTIVE = ("description", "title")
 
 
