@@ -1,8 +1,9 @@
-"""The bundle cache returns exactly what bundling would, or bundles again.
+"""The caches return exactly what a run would produce, or let the run happen.
 
 Every test builds a small two-file spec in a temporary folder and a cache folder
 of its own. The bundler is wrapped so each test can see whether it ran: a hit
-must not run it, and every kind of change or damage must.
+must not run it, and every kind of change or damage must. The outputs memo must
+stop answering after any change to an input, to the output folder, or to toolcat.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from generator.config import Target
 from generator.load import cache
 from generator.load.bundle import Bundle, bundle
 from generator.load.cache import cached_bundle
+from generator.output.files import write_catalog
 
 
 @pytest.fixture
@@ -125,3 +128,62 @@ def test_pruned_to_the_most_recent(spec: Path, tmp_path: Path,
         spec.write_text(spec.read_text().replace("title: ", f"title: {title}"))
         cached_bundle(spec, bundle)
     assert len(list((tmp_path / "cache").glob("*.bundle"))) == 2
+
+
+# -- the outputs memo ------------------------------------------------------------------
+
+OUTPUT = {"catalog.json": b"{}\n", "__init__.py": b"# module\n"}
+
+
+@pytest.fixture
+def target(spec: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Target:
+    """A target whose output folder holds OUTPUT, recorded as what it produces."""
+    monkeypatch.setattr(cache, "_last_files", {})
+    overrides = spec.parent / "overrides.yaml"
+    overrides.write_text("operations: {}\n")
+    made = Target(name="api", spec=spec, spec_label=spec.name, output=tmp_path / "out",
+                  prefix="api_", overrides=overrides)
+    cached_bundle(spec, bundle)
+    write_catalog(made.output, OUTPUT)
+    cache.remember_outputs(made, OUTPUT, 7)
+    return made
+
+
+def test_unchanged_run_is_known_fresh(target: Target) -> None:
+    assert cache.fresh_outputs(target) == 7
+
+
+@pytest.mark.parametrize("change", ["edited output", "extra output", "missing output",
+                                    "referenced file", "root", "overrides", "settings",
+                                    "toolcat", "off"])
+def test_any_change_means_not_known(target: Target, change: str,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    out, folder = target.output, target.spec.parent
+    if change == "edited output":
+        (out / "__init__.py").write_bytes(b"# module, edited\n")
+    elif change == "extra output":
+        (out / "notes.md").write_text("hi\n")
+    elif change == "missing output":
+        (out / "catalog.json").unlink()
+    elif change == "referenced file":
+        (folder / "pet.yaml").write_text("type: object\n")
+    elif change == "root":
+        target.spec.write_text(target.spec.read_text() + "# a comment\n")
+    elif change == "overrides":
+        (folder / "overrides.yaml").write_text("operations: {listPets: {}}\n")
+    elif change == "settings":
+        target = target.model_copy(update={"prefix": "pets_"})
+    elif change == "toolcat":
+        monkeypatch.setattr(cache, "environment_digest", lambda: "another toolcat")
+    elif change == "off":
+        monkeypatch.setenv("TOOLCAT_CACHE", "off")
+    assert cache.fresh_outputs(target) is None, f"{change}: still reported fresh"
+
+
+def test_nothing_remembered_without_a_bundle_of_this_process(
+        target: Target, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for entry in (tmp_path / "cache").glob("*.outputs"):
+        entry.unlink()
+    monkeypatch.setattr(cache, "_last_files", {})
+    cache.remember_outputs(target, OUTPUT, 7)
+    assert cache.fresh_outputs(target) is None
