@@ -105,7 +105,7 @@ def _body(defs: Definitions, op: Operation) -> tuple[list[Candidate], str | None
     if flat is None:
         schema, refs = defs.rewrite(raw, f"{loc}/schema", "input")
         return [Candidate(None, "body", _describe(schema, body), required, {})], ctype, set(refs)
-    schema, refs = defs.rewrite(flat, f"{loc}/schema", "input")
+    schema, refs = defs.rewrite(flat.schema, f"{loc}/schema", "input", origins=flat.origins)
     needed = set(schema.get("required", [])) if required else set()
     encoding = entry.get("encoding")
     encoding = encoding if isinstance(encoding, dict) else {}

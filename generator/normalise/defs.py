@@ -77,11 +77,11 @@ class Definitions:
                            "point the reference at an existing schema")
         return node
 
-    def rewrite(self, schema: Any, loc: str, mode: Mode,
-                home: str | None = None) -> tuple[Any, frozenset[str]]:
-        """Rewrite a schema (``home``: its own $ref if it is a def); return it and the
-        defs it uses."""
-        rewriter = SchemaRewriter(self.file, self.lookup, mode, self.is_30, home)
+    def rewrite(self, schema: Any, loc: str, mode: Mode, home: str | None = None,
+                origins: dict[str, str] | None = None) -> tuple[Any, frozenset[str]]:
+        """Rewrite a schema (``home``: its own $ref if it is a def; ``origins``: where
+        its properties lie, if it was merged); return it and the defs it uses."""
+        rewriter = SchemaRewriter(self.file, self.lookup, mode, self.is_30, home, origins)
         return rewriter.rewrite(schema, loc), frozenset(rewriter.refs)
 
     def definition(self, name: str, mode: Mode) -> tuple[Any, frozenset[str]]:

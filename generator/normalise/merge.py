@@ -9,8 +9,10 @@ returns None and the body travels as one argument, losing nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from generator.errors import escape_token
 from generator.normalise.defs import Definitions
 
 _PLAIN = frozenset({"type", "properties", "required", "description", "title", "allOf",
@@ -31,8 +33,16 @@ def _is_plain(schema: dict[str, Any]) -> bool:
     return ap is False and schema.get("type", "object") == "object"
 
 
-def merged_object(defs: Definitions, raw: Any, loc: str,
-                  _depth: int = 0) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class Merged:
+    """The merged object, and where each property's schema lies in the document
+    (for error locations: a merged body has no pointer of its own)."""
+
+    schema: dict[str, Any]
+    origins: dict[str, str]
+
+
+def merged_object(defs: Definitions, raw: Any, loc: str, _depth: int = 0) -> Merged | None:
     """An equivalent single object schema for ``raw``, or None when not exact."""
     schema, loc = defs.resolve_shallow(raw, loc)
     if not isinstance(schema, dict) or _depth > 20 or not _is_plain(schema):
@@ -40,33 +50,36 @@ def merged_object(defs: Definitions, raw: Any, loc: str,
     if "properties" not in schema and "allOf" not in schema:
         return None
     own = {k: v for k, v in schema.items() if k != "allOf"}
-    parts = [own]
+    parts = [Merged(own, {name: f"{loc}/properties/{escape_token(name)}"
+                          for name in own.get("properties") or {}})]
     for i, part in enumerate(schema.get("allOf") or []):
         merged = merged_object(defs, part, f"{loc}/allOf/{i}", _depth + 1)
         if merged is None:
             return None
-        if merged.get("additionalProperties") is False:
+        if merged.schema.get("additionalProperties") is False:
             return None  # closed part inside allOf: merging would change meaning
         parts.append(merged)
     return _combine(parts)
 
 
-def _combine(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _combine(parts: list[Merged]) -> Merged | None:
     props: dict[str, Any] = {}
+    origins: dict[str, str] = {}
     required: list[str] = []
     out: dict[str, Any] = {"type": "object"}
     for part in parts:
-        for name, sub in (part.get("properties") or {}).items():
+        for name, sub in (part.schema.get("properties") or {}).items():
             if name in props and props[name] != sub:
                 return None
             props[name] = sub
-        required += [r for r in part.get("required", []) if r not in required]
+            origins.setdefault(name, part.origins[name])
+        required += [r for r in part.schema.get("required", []) if r not in required]
         for key in _DESCRIPTIVE:
-            if key in part and key not in out:
-                out[key] = part[key]
-    if parts[0].get("additionalProperties") is False:
+            if key in part.schema and key not in out:
+                out[key] = part.schema[key]
+    if parts[0].schema.get("additionalProperties") is False:
         out["additionalProperties"] = False
     out["properties"] = props
     if required:
         out["required"] = required
-    return out
+    return Merged(out, origins)

@@ -43,12 +43,13 @@ class SchemaRewriter:
     """Rewrites one schema tree; collects the names of the $defs it points at."""
 
     def __init__(self, file: str, lookup: RefLookup, mode: Mode, is_30: bool,
-                 home: str | None = None) -> None:
+                 home: str | None = None, origins: dict[str, str] | None = None) -> None:
         self.file = file
         self.lookup = lookup
         self.mode = mode
         self.is_30 = is_30
         self.home = home      # the local $ref of the definition being rewritten, if any
+        self.origins = origins   # pointers of a merged schema's properties (used once)
         self.refs: set[str] = set()
 
     def rewrite(self, node: Any, loc: str) -> Any:
@@ -62,9 +63,14 @@ class SchemaRewriter:
                 node = self._self_ref(node, keyword, loc)
         if "$ref" in node:
             return self._ref(node, loc)
+        origins, self.origins = self.origins or {}, None
         out: dict[str, Any] = {}
         for key, value in node.items():
             if key in DROPPED or key.startswith("x-"):
+                continue
+            if key == "properties" and origins and isinstance(value, dict):
+                out[key] = {k: self.rewrite(v, origins.get(
+                    k, f"{loc}/properties/{escape_token(k)}")) for k, v in value.items()}
                 continue
             out[key] = self._keyword(key, value, f"{loc}/{escape_token(key)}")
         if "example" in node and "examples" not in node:
