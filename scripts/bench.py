@@ -5,7 +5,8 @@ specs and the current 13 MB GitHub description (fetched into .bench/ by
 scripts/fetch_github_spec.sh when missing), it measures the whole CLI process, as a
 user or CI runs it: wall time (median of --runs) and peak memory (the child's
 ru_maxrss from os.wait4, max of the runs), for `generate` into an emptied folder
-and for `check` against that folder (spec unchanged: the everyday CI case).
+and for `check` against that folder (spec unchanged: the everyday CI case), with
+toolcat's cache in a private folder: as generate left it, and turned off.
 CPU time (user + sys, median) is printed too: on a busy machine wall time says
 more about the neighbours than about toolcat.
 
@@ -16,7 +17,9 @@ Prints a Markdown table on stdout, progress on stderr. Not part of the test suit
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -56,6 +59,7 @@ class Row:
     largest_tool: str = "-"
     generate: list[Run] = field(default_factory=list)
     check: list[Run] = field(default_factory=list)
+    check_cold: list[Run] = field(default_factory=list)
     note: str = ""
 
 
@@ -89,9 +93,9 @@ def fetch_github() -> bool:
     return GITHUB.is_file()
 
 
-def toolcat() -> str:
+def toolcat() -> list[str]:
     beside = Path(sys.executable).parent / "toolcat"
-    return str(beside) if beside.is_file() else shutil.which("toolcat") or "toolcat"
+    return [str(beside) if beside.is_file() else shutil.which("toolcat") or "toolcat"]
 
 
 # The measuring parent: a bare interpreter that spawns the command and reports what
@@ -116,10 +120,10 @@ print(os.waitstatus_to_exitcode(status), wall, usage.ru_utime + usage.ru_stime,
 """
 
 
-def measure(argv: list[str], log: Path, timeout: float) -> Run:
+def measure(argv: list[str], log: Path, timeout: float, env: dict[str, str]) -> Run:
     """Run argv as a grandchild; its wall time, CPU time and peak RSS from wait4."""
     report = subprocess.run([sys.executable, "-S", "-c", WRAPPER, str(log), str(timeout),
-                             *argv], capture_output=True, text=True, check=True)
+                             *argv], capture_output=True, text=True, check=True, env=env)
     code, wall, cpu, rss = report.stdout.split()
     return Run(int(code), float(wall), float(cpu), int(rss))
 
@@ -155,24 +159,32 @@ def describe_output(row: Row, out: Path) -> None:
     row.largest_tool = f"{max(sizes):,}" if sizes else "0"
 
 
-def bench(row: Row, runs: int, work: Path, timeout: float) -> None:
-    out = work / "out"
-    log = work / "log.txt"
-    exe = toolcat()
+def bench(row: Row, runs: int, work: Path, timeout: float, exe: list[str]) -> None:
+    """generate from nothing (no output, empty cache), then check twice over.
+
+    check runs first as it does right after a generate on the same machine (toolcat's
+    cache as generate left it), then as on a fresh CI runner (cache turned off).
+    """
+    out, log, cache = work / "out", work / "log.txt", work / "cache"
+    warm = {**os.environ, "TOOLCAT_CACHE_DIR": str(cache)}
+    warm.pop("TOOLCAT_CACHE", None)
+    cold = {**warm, "TOOLCAT_CACHE": "off"}
     row.operations = count_operations(row.spec)
     for _ in range(runs):
         shutil.rmtree(out, ignore_errors=True)
-        row.generate.append(measure([exe, "generate", "--spec", str(row.spec), "--out",
-                                     str(out)], log, timeout))
+        shutil.rmtree(cache, ignore_errors=True)
+        row.generate.append(measure([*exe, "generate", "--spec", str(row.spec), "--out",
+                                     str(out)], log, timeout, warm))
     if row.generate[-1].code != 0:
         row.note = _first_error(log)
         return
     describe_output(row, out)
-    for _ in range(runs):
-        row.check.append(measure([exe, "check", "--spec", str(row.spec), "--out", str(out)],
-                                 log, timeout))
-    if row.check[-1].code != 0:
-        row.note = "check: " + _first_error(log)
+    check = [*exe, "check", "--spec", str(row.spec), "--out", str(out)]
+    for runs_of, env in ((row.check, warm), (row.check_cold, cold)):
+        for _ in range(runs):
+            runs_of.append(measure(check, log, timeout, env))
+        if runs_of[-1].code != 0:
+            row.note = "check: " + _first_error(log)
 
 
 def _first_error(log: Path) -> str:
@@ -196,19 +208,22 @@ def _seconds(runs: list[Run]) -> tuple[str, str, str]:
 def table(rows: list[Row], runs: int) -> str:
     head = ("| document | operations | tools | catalog bytes | largest tool bytes "
             "| generate s | generate cpu s | generate MB | check s | check cpu s | check MB "
-            "| exit code (generate/check) |")
-    lines = [head, "|" + "---|" * 12]
+            "| check s, no cache | check MB, no cache | exit code (generate/check/no cache) |")
+    lines = [head, "|" + "---|" * 14]
     for row in rows:
-        gen, check = _seconds(row.generate), _seconds(row.check)
-        codes = "/".join(str(r[-1].code) if r else "-" for r in (row.generate, row.check))
+        gen, check, cold = _seconds(row.generate), _seconds(row.check), _seconds(row.check_cold)
+        codes = "/".join(str(r[-1].code) if r else "-"
+                         for r in (row.generate, row.check, row.check_cold))
         lines.append(f"| {row.label} | {row.operations} | {row.tools} | {row.catalog_bytes} "
                      f"| {row.largest_tool} | {gen[0]} | {gen[1]} | {gen[2]} | {check[0]} "
-                     f"| {check[1]} | {check[2]} | {codes} |")
+                     f"| {check[1]} | {check[2]} | {cold[0]} | {cold[2]} | {codes} |")
     notes = [f"- {row.label}: {row.note}" for row in rows if row.note]
     legend = (f"\nWall and CPU (user+sys) seconds: median of {runs} run(s) of the whole "
               "process; MB: peak RSS (max of the runs). generate starts from an empty "
-              "folder; check runs on the unchanged spec right after. Largest tool: the "
-              "compact JSON of one tool as tools/list returns it.")
+              "folder and an empty toolcat cache; check runs on the unchanged spec right "
+              "after (cache as generate left it), and again with TOOLCAT_CACHE=off (a fresh "
+              "CI runner). Largest tool: the compact JSON of one tool as tools/list "
+              "returns it.")
     return "\n".join([*lines, legend, *(["", "Failures:", *notes] if notes else [])])
 
 
@@ -219,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement (3)")
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds before one run is killed (600)")
+    parser.add_argument("--toolcat", default=None, metavar="COMMAND",
+                        help="the command to measure (default: the toolcat beside python)")
     args = parser.parse_args(argv)
     chosen = [(label, path) for label, path in documents()
               if not args.only or any(name in label for name in args.only)]
@@ -235,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             print(f"{label} ...", file=sys.stderr, flush=True)
             row = Row(label, path)
-            bench(row, args.runs, Path(tmp), args.timeout)
+            bench(row, args.runs, Path(tmp), args.timeout,
+                  shlex.split(args.toolcat) if args.toolcat else toolcat())
             rows.append(row)
     print(table(rows, args.runs))
     return 0
