@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus.build import generate, operation, real, tool, write_spec
+from corpus.build import generate, operation, real_catalog, tool, write_spec
 
 
 def test_cookie_parameters(tmp_path: Path) -> None:
@@ -36,14 +36,14 @@ def test_cookie_parameters(tmp_path: Path) -> None:
 
 
 def test_overseerr_cookie_auth_is_not_an_argument() -> None:
-    catalog = generate(real("corpus", "overseerr", "overseerr-api.yml"), validate=False)
+    catalog = real_catalog("corpus", "overseerr", "overseerr-api.yml")
     locations = {b["in"] for e in catalog["tools"] for b in e["binding"]["arguments"].values()}
     assert "cookie" not in locations
     assert "connect.sid" not in str(catalog["tools"])
 
 
 def test_kratos_cookie_header_is_an_argument() -> None:
-    entry = tool(generate(real("corpus", "kratos", "api.json"), validate=False), "to_session")
+    entry = tool(real_catalog("corpus", "kratos", "api.json"), "to_session")
     assert entry["binding"]["arguments"]["Cookie"] == {"in": "header", "name": "Cookie",
                                                        "style": "simple", "explode": False}
     assert entry["binding"]["ignoredParameters"] == []

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from corpus.build import generate, operation, real, tool, write_spec
+from corpus.build import generate, operation, real_catalog, tool, write_spec
 
 FORM = "application/x-www-form-urlencoded"
 
@@ -98,18 +98,21 @@ def test_json_wins_over_forms_and_forms_over_text(tmp_path: Path) -> None:
 
 
 def test_stripe_deep_objects() -> None:
-    catalog = generate(real("corpus", "stripe", "spec3.yaml"), validate=False)
+    catalog = real_catalog("corpus", "stripe", "spec3.yaml")
     arguments = tool(catalog, "post_customers")["binding"]["arguments"]
     assert arguments["address"]["style"] == "deepObject"
     assert arguments["email"] == {"in": "body", "name": "email", "style": "form",
                                   "explode": True}
+    # Query parameters: stripe's deepObject ranges (created[gte]=...) keep their style.
+    assert tool(catalog, "get_accounts")["binding"]["arguments"]["created"] == {
+        "in": "query", "name": "created", "style": "deepObject", "explode": True}
     upload = tool(catalog, "post_files")
     assert upload["binding"]["requestContentType"] == "multipart/form-data"
     assert upload["tool"]["inputSchema"]["properties"]["file"]["contentEncoding"] == "base64"
 
 
 def test_github_raw_upload_and_markdown() -> None:
-    catalog = generate(real("corpus", "github", "api.github.com.json"), validate=False)
+    catalog = real_catalog("corpus", "github", "api.github.com.json")
     upload = tool(catalog, "repos_upload_release_asset")
     assert upload["binding"]["requestContentType"] == "*/*"
     assert upload["tool"]["inputSchema"]["properties"]["body"]["contentEncoding"] == "base64"
@@ -119,7 +122,7 @@ def test_github_raw_upload_and_markdown() -> None:
 
 
 def test_openai_multipart_part_types() -> None:
-    catalog = generate(real("corpus", "openai", "openapi.yaml"), validate=False)
+    catalog = real_catalog("corpus", "openai", "openapi.yaml")
     call = tool(catalog, "create_realtime_call")
     assert call["binding"]["arguments"]["sdp"]["contentType"] == "application/sdp"
     assert call["binding"]["arguments"]["session"]["contentType"] == "application/json"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus.build import generate, real, tool, write_spec
+from corpus.build import generate, real, real_catalog, tool, write_spec
 
 from generator.load.bundle import bundle
 
@@ -50,7 +50,7 @@ def test_default_response_refs_are_followed(tmp_path: Path) -> None:
 
 
 def test_digitalocean() -> None:
-    catalog = generate(real(*DO), validate=False)
+    catalog = real_catalog(*DO)
     assert len(catalog["tools"]) == 659
     account = tool(catalog, "account_get")
     assert account["binding"]["path"] == "/v2/account"
@@ -63,8 +63,7 @@ def test_digitalocean() -> None:
 
 
 def test_lichess_schema_names() -> None:
-    catalog = generate(real("corpus", "lichess", "doc", "specs", "lichess-api.yaml"),
-                       validate=False)
+    catalog = real_catalog("corpus", "lichess", "doc", "specs", "lichess-api.yaml")
     assert len(catalog["tools"]) == 190
     names = {n for e in catalog["tools"] for key in ("inputSchema", "outputSchema")
              for n in e["tool"].get(key, {}).get("$defs", {})}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from corpus.build import generate, real
+from corpus.build import real_catalog
 
 from generator.model.naming import argument_name, name_from_route, shorten, tool_name
 
@@ -69,7 +69,7 @@ def test_argument_names() -> None:
                                           "delete_user_by_user_id_push_subscription_by_key"}),
 ])
 def test_made_up_names(spec: tuple[str, str], names: set[str]) -> None:
-    catalog = generate(real("corpus", *spec), validate=False)
+    catalog = real_catalog("corpus", *spec)
     made = [e["tool"]["name"] for e in catalog["tools"]]
     assert all(e["binding"]["operationId"] is None for e in catalog["tools"])
     assert names <= set(made)
@@ -79,8 +79,7 @@ def test_made_up_names(spec: tuple[str, str], names: set[str]) -> None:
 
 @pytest.mark.parametrize("budget", [64, 32, 20])
 def test_github_within_budget(budget: int) -> None:
-    catalog = generate(real("corpus", "github", "api.github.com.json"), validate=False,
-                       name_budget=budget)
+    catalog = real_catalog("corpus", "github", "api.github.com.json", name_budget=budget)
     names = [e["tool"]["name"] for e in catalog["tools"]]
     assert max(map(len, names)) <= budget
     assert len(set(names)) == len(names) == 623

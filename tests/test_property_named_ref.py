@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from corpus.build import generate, real, tool, write_spec
+from corpus.build import generate, real_catalog, tool, write_spec
 
 SWAGGER: dict[str, Any] = {
     "swagger": "2.0",
@@ -58,8 +58,7 @@ def test_multi_file_property_named_ref(tmp_path: Path) -> None:
 
 
 def test_kubernetes_json_schema_props() -> None:
-    catalog = generate(real("corpus", "kubernetes", "swagger.json.unprocessed"),
-                       validate=False)
+    catalog = real_catalog("corpus", "kubernetes", "swagger.json.unprocessed")
     entry = tool(catalog, "create_apiextensions_v1_custom_resource_definition")
     defs = entry["tool"]["inputSchema"]["$defs"]
     props = defs["io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"]

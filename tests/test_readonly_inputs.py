@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from corpus.build import generate, real, tool, write_spec
+from corpus.build import generate, real_catalog, tool, write_spec
 
 REF = "#/components/schemas/"
 SPEC: dict[str, Any] = {
@@ -94,14 +94,14 @@ def test_outputs_keep_readonly_and_drop_writeonly(tmp_path: Path) -> None:
 
 
 def test_digitalocean_ssh_key_ids_are_not_inputs() -> None:
-    spec = real("corpus", "digitalocean", "specification", "DigitalOcean-public.v2.yaml")
-    entry = tool(generate(spec, validate=False), "ssh_keys_create")
+    entry = tool(real_catalog("corpus", "digitalocean", "specification",
+                              "DigitalOcean-public.v2.yaml"), "ssh_keys_create")
     # keys/models/sshKeys.yml: id and fingerprint are readOnly through $ref'd attribute files.
     assert sorted(entry["tool"]["inputSchema"]["properties"]) == ["name", "public_key"]
 
 
 def test_cloudflare_readonly_body_id_is_not_an_input() -> None:
-    entry = tool(generate(real("corpus", "cloudflare", "openapi.json"), validate=False),
+    entry = tool(real_catalog("corpus", "cloudflare", "openapi.json"),
                  "ip_access_rules_for_an_account_update_an_ip_access_rule")
     assert ("body", "id") not in {(b["in"], b["name"])
                                   for b in entry["binding"]["arguments"].values()}

@@ -13,7 +13,7 @@ from typing import Any
 
 import jsonschema_rs
 import orjson
-from corpus.build import generate, real, tool, write_spec
+from corpus.build import generate, real_catalog, tool, write_spec
 
 REF = "#/components/schemas/"
 SPEC: dict[str, Any] = {
@@ -67,7 +67,7 @@ def test_self_referencing_root_keeps_its_def(tmp_path: Path) -> None:
 
 
 def test_openai_recursive_ref() -> None:
-    catalog = generate(real("corpus", "openai", "openapi.yaml"), validate=False)
+    catalog = real_catalog("corpus", "openai", "openapi.yaml")
     text = orjson.dumps(catalog).decode()
     assert "$recursiveRef" not in text
     assert "$recursiveAnchor" not in text
@@ -81,7 +81,7 @@ def test_openai_recursive_ref() -> None:
 
 
 def test_stripe_cycles_are_closed_and_bounded() -> None:
-    catalog = generate(real("corpus", "stripe", "spec3.yaml"), validate=False)
+    catalog = real_catalog("corpus", "stripe", "spec3.yaml")
     account = tool(catalog, "get_account")["tool"]["outputSchema"]
     # Every $ref resolves inside the tool (validator_for refuses a dangling one)...
     jsonschema_rs.validator_for(account)

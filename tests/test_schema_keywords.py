@@ -95,6 +95,13 @@ def test_field_keywords_are_kept(tmp_path: Path) -> None:
     assert props["tags"] == body["properties"]["tags"]
 
 
+def test_ref_siblings_are_kept_in_31(tmp_path: Path) -> None:
+    body = {"type": "object", "properties": {"base": {
+        "$ref": REF + "Base", "description": "the base, described here"}}}
+    props = _entry(tmp_path, _spec(body, SHAPES))["tool"]["inputSchema"]["properties"]
+    assert props["base"] == {"$ref": "#/$defs/Base", "description": "the base, described here"}
+
+
 def test_nullable_spellings_agree(tmp_path: Path) -> None:
     v30 = {"type": "object", "properties": {
         "a": {"type": "string", "nullable": True},

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from corpus.build import generate, real, tool, write_spec
+from corpus.build import generate, real_catalog, tool, write_spec
 
 from generator.errors import ToolcatError
 from generator.load.reader import read_document
@@ -101,14 +101,14 @@ def test_yaml_syntax_error_is_located(tmp_path: Path) -> None:
 
 
 def test_overseerr_dates() -> None:
-    catalog = generate(real("corpus", "overseerr", "overseerr-api.yml"), validate=False)
+    catalog = real_catalog("corpus", "overseerr", "overseerr-api.yml")
     props = tool(catalog, "get_discover_movies")["tool"]["inputSchema"]["properties"]
     assert props["primaryReleaseDateGte"]["examples"] == ["2022-01-01"]
 
 
 def test_digitalocean_dates_and_off() -> None:
-    spec = real("corpus", "digitalocean", "specification", "DigitalOcean-public.v2.yaml")
-    catalog = generate(spec, validate=False)
+    catalog = real_catalog("corpus", "digitalocean", "specification",
+                           "DigitalOcean-public.v2.yaml")
     output = tool(catalog, "volumes_get")["tool"]["outputSchema"]
     assert "'2020-03-02T17:00:49Z'" in str(output)
     droplet = tool(catalog, "droplets_get")["tool"]["outputSchema"]["$defs"]["droplet"]
@@ -116,11 +116,10 @@ def test_digitalocean_dates_and_off() -> None:
 
 
 def test_museum_time_and_lichess_yes() -> None:
-    museum = generate(real("corpus", "museum", "openapi.yaml"), validate=False)
+    museum = real_catalog("corpus", "museum", "openapi.yaml")
     hours = tool(museum, "get_museum_hours")["tool"]["outputSchema"]
     assert "'18:00'" in str(hours)
     assert "1080" not in str(hours)
-    lichess = generate(real("corpus", "lichess", "doc", "specs", "lichess-api.yaml"),
-                       validate=False)
+    lichess = real_catalog("corpus", "lichess", "doc", "specs", "lichess-api.yaml")
     accept = tool(lichess, "board_game_draw")["tool"]["inputSchema"]["properties"]["accept"]
     assert {"type": "string", "const": "yes"} in accept["anyOf"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,18 @@ def generate(path: Path, *, validate: bool = True, **target: Any) -> dict[str, A
     catalog = build_catalog(Target(**options), None if validate else verdict(path))
     data: dict[str, Any] = orjson.loads(render_files(catalog)[CATALOG_FILE])
     return data
+
+
+@lru_cache(maxsize=8)
+def _real_catalog(path: Path, budget: int | None) -> dict[str, Any]:
+    options = {} if budget is None else {"name_budget": budget}
+    return generate(path, validate=False, **options)
+
+
+def real_catalog(*parts: str, name_budget: int | None = None) -> dict[str, Any]:
+    """catalog.json of a real document (validation skipped), cached per process:
+    several test files read stripe's; treat the result as read-only."""
+    return _real_catalog(real(*parts), name_budget)
 
 
 def tool(catalog: dict[str, Any], name: str) -> dict[str, Any]:
