@@ -97,6 +97,13 @@ def test_json_wins_over_forms_and_forms_over_text(tmp_path: Path) -> None:
         "requestContentType"] == "multipart/form-data"
 
 
+def test_kubernetes_patch_speaks_merge_patch() -> None:
+    entry = tool(real_catalog("corpus", "kubernetes", "swagger.json.unprocessed"),
+                 "patch_core_v1_namespaced_pod")
+    # The body schema is an object (v1.Patch); a JSON Patch body would be an array.
+    assert entry["binding"]["requestContentType"] == "application/merge-patch+json"
+
+
 def test_stripe_deep_objects() -> None:
     catalog = real_catalog("corpus", "stripe", "spec3.yaml")
     arguments = tool(catalog, "post_customers")["binding"]["arguments"]

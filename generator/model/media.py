@@ -1,8 +1,11 @@
 """Media types: which one a tool speaks, and how a body that is not JSON is carried.
 
 Choice: a tool speaks one request media type, the first of: ``application/json``,
-another JSON type (``text/json``, ``*+json``), a wildcard (``*/*``,
-``application/*``), form-urlencoded, multipart, then the first one listed.
+another JSON type (``text/json``, ``*+json``), JSON Patch, a wildcard (``*/*``,
+``application/*``), form-urlencoded, multipart, then the first one listed; ties go
+to the spec's order. JSON Patch (RFC 6902) comes after the other JSON types
+because its body is an array of operations: Kubernetes lists it first for a PATCH
+whose schema is an object, which only a merge patch can carry.
 
 Representation of bodies that are not JSON (tool arguments are JSON values):
 
@@ -61,15 +64,17 @@ def preference(media: str) -> int:
     kind = base(media)
     if kind == "application/json":
         return 0
+    if kind == "application/json-patch+json":
+        return 2
     if is_json(kind) and "*" not in kind:
         return 1
     if is_wildcard(kind):
-        return 2
-    if kind == FORM:
         return 3
-    if kind == MULTIPART:
+    if kind == FORM:
         return 4
-    return 5
+    if kind == MULTIPART:
+        return 5
+    return 6
 
 
 def choose(content: dict[str, Any]) -> str | None:
