@@ -6,6 +6,7 @@ No traceback reaches the user: input problems are ToolcatError, printed once.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -129,5 +130,11 @@ def main() -> None:
         sys.exit(ERROR)
     except RecursionError:
         click.echo("error: the document nests too deeply to process", err=True)
+        sys.exit(ERROR)
+    except Exception as exc:
+        if os.environ.get("TOOLCAT_DEBUG"):
+            raise
+        click.echo(f"toolcat: internal error: {exc!r}\n  fix: this is a toolcat bug; "
+                   "run again with TOOLCAT_DEBUG=1 for the traceback and report it", err=True)
         sys.exit(ERROR)
     sys.exit(OK)

@@ -9,6 +9,7 @@ change to either re-validates.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from generator.errors import fail
 from generator.jsonio import loads
 from generator.load.bundle import bundle
 from generator.load.swagger2 import convert
-from generator.load.validate import validate_document, validator_id
+from generator.load.validate import validate_in_background, validator_id
 from generator.model.build import check_names, draft_tools
 from generator.model.types import Catalog, Source
 from generator.normalise.defs import Definitions
@@ -40,6 +41,7 @@ class LoadedSpec:
     sha256: str
     openapi: str
     is_30: bool
+    validated: Callable[[], None]   # waits for validation; raises its problems
 
 
 def spec_digest(files: dict[Path, bytes], root: Path) -> str:
@@ -51,19 +53,22 @@ def spec_digest(files: dict[Path, bytes], root: Path) -> str:
 
 
 def load_spec(path: Path, known_valid: str | None = None) -> LoadedSpec:
-    """Bundle, validate (unless ``known_valid`` is this spec's digest), convert 2.0."""
+    """Bundle, start validating (unless ``known_valid`` is this spec's digest), convert 2.0."""
     bundled = bundle(path)
     document = bundled.document
     sha = spec_digest(bundled.files, path.resolve().parent)
+    validated: Callable[[], None] = lambda: None  # noqa: E731
     if known_valid != f"{sha} {validator_id()}":
-        validate_document(document, str(path))
+        validated = validate_in_background(document, str(path))
     version = str(document.get("openapi") or document.get("swagger") or "")
     if "swagger" in document:
         document = convert(document)
     elif not version.startswith("3."):
+        validated()
         raise fail(str(path), "/openapi", f"unsupported OpenAPI version {version!r}",
                    "toolcat reads Swagger 2.0 and OpenAPI 3.x")
-    return LoadedSpec(document, sha, version, str(document.get("openapi", "")).startswith("3.0"))
+    return LoadedSpec(document, sha, version,
+                      str(document.get("openapi", "")).startswith("3.0"), validated)
 
 
 def previous_verdict(output: Path) -> str | None:
@@ -78,9 +83,14 @@ def previous_verdict(output: Path) -> str | None:
 def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
     overrides, lines = read_overrides(target.overrides) if target.overrides else (None, {})
     spec = load_spec(target.spec, known_valid)
-    defs = Definitions(spec.document, str(target.spec), spec.is_30)
-    drafts = draft_tools(spec.document, defs, target.prefix, target.name_budget,
-                         target.open_world)
+    try:
+        defs = Definitions(spec.document, str(target.spec), spec.is_30)
+        drafts = draft_tools(spec.document, defs, target.prefix, target.name_budget,
+                             target.open_world)
+    except Exception:
+        spec.validated()   # what the validator says about a broken document comes first
+        raise
+    spec.validated()
     tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines)
     tools = check_names(tools, str(target.spec), target.name_budget)
     source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())

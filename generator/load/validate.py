@@ -7,13 +7,16 @@ network. Its errors are turned into problems with a JSON pointer.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import pickle
+from collections.abc import Callable, Iterator
 from importlib.metadata import version
 from typing import Any
 
 from generator.errors import Problem, ToolcatError, pointer
 
 MAX_REPORTED = 20
+RESOLVED_CACHE = 4096
 
 
 def validator_id() -> str:
@@ -32,8 +35,32 @@ def _errors(document: dict[str, Any]) -> Iterator[Any]:
     from openapi_spec_validator.shortcuts import get_validator_cls  # noqa: PLC0415
 
     handlers = {"file": _deny, "http": _deny, "https": _deny}
-    path = SchemaPath.from_dict(document, handlers=handlers)
-    yield from get_validator_cls(document)(path).iter_errors()
+    # Without a resolved-$ref cache the validator resolves every reference anew:
+    # Stripe takes 5.5 s instead of 3.
+    path = SchemaPath.from_dict(document, handlers=handlers,
+                                resolved_cache_maxsize=RESOLVED_CACHE)
+    validator = get_validator_cls(document)(path)
+    schema_keyword = validator.keyword_validators_registry["schema"]
+    # The validator remembers visited schemas in lists, so each membership test
+    # scans them all: quadratic, 14 s of GitHub's 39. Same answers, from a set.
+    schema_keyword.visited_schema_ids = _IdList()
+    schema_keyword.meta_checked_schema_ids = _IdList()
+    yield from validator.iter_errors()
+
+
+class _IdList(list[int]):
+    """A list whose membership test is a set lookup."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._ids: set[int] = set()
+
+    def append(self, value: int) -> None:
+        self._ids.add(value)
+        super().append(value)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._ids
 
 
 def validate_document(document: dict[str, Any], file: str) -> None:
@@ -90,3 +117,43 @@ def _find_ref(document: Any, wanted: set[str]) -> tuple[str, str] | None:
         elif isinstance(node, list):
             stack.extend((v, (*path, i)) for i, v in reversed(list(enumerate(node))))
     return None
+
+
+def validate_in_background(document: dict[str, Any], file: str) -> Callable[[], None]:
+    """Start validating in a forked process; return the function that waits for it.
+
+    Validation and generation are independent pure functions of the document, so on
+    a machine with two cores they run side by side. The child only reads the
+    document it inherited and sends back its problems; where ``fork`` is missing,
+    validation runs here, first.
+    """
+    if not hasattr(os, "fork"):
+        validate_document(document, file)
+        return lambda: None
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: validate, report, leave without running any cleanup
+        os.close(read_end)
+        problems: tuple[Problem, ...] = ()
+        try:
+            validate_document(document, file)
+        except ToolcatError as exc:
+            problems = exc.problems
+        except BaseException as exc:
+            problems = (Problem(file, "", f"the validator failed: {exc!r}"[:300],
+                                "report this with the document"),)
+        with os.fdopen(write_end, "wb") as pipe:
+            pipe.write(pickle.dumps(problems))
+        os._exit(0)
+    os.close(write_end)
+
+    def wait() -> None:
+        with os.fdopen(read_end, "rb") as pipe:
+            data = pipe.read()
+        os.waitpid(pid, 0)
+        problems = pickle.loads(data) if data else (
+            Problem(file, "", "the validation process died", "run again"),)
+        if problems:
+            raise ToolcatError(problems)
+
+    return wait
