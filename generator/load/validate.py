@@ -40,7 +40,7 @@ def _errors(document: dict[str, Any]) -> Iterator[Any]:
     path = SchemaPath.from_dict(document, handlers=handlers,
                                 resolved_cache_maxsize=RESOLVED_CACHE)
     validator = get_validator_cls(document)(path)
-    schema_keyword = validator.keyword_validators_registry["schema"]
+    schema_keyword: Any = validator.keyword_validators_registry["schema"]
     # The validator remembers visited schemas in lists, so each membership test
     # scans them all: quadratic, 14 s of GitHub's 39. Same answers, from a set.
     schema_keyword.visited_schema_ids = _IdList()
