@@ -14,6 +14,7 @@ from importlib.metadata import version
 from typing import Any
 
 from generator.errors import Problem, ToolcatError, pointer
+from generator.load.locate import locate
 
 MAX_REPORTED = 20
 RESOLVED_CACHE = 4096
@@ -71,7 +72,7 @@ def validate_document(document: dict[str, Any], file: str) -> None:
     problems: list[Problem] = []
     try:
         for err in _errors(document):
-            problems.append(_problem(err, file))
+            problems.append(_problem(err, document, file))
             if len(problems) >= MAX_REPORTED:
                 break
     except ToolcatError:
@@ -82,12 +83,15 @@ def validate_document(document: dict[str, Any], file: str) -> None:
         raise ToolcatError(problems)
 
 
-def _problem(err: Any, file: str) -> Problem:
-    path = list(getattr(err, "absolute_path", []) or [])
-    where = pointer(*path) if path else "/"
+def _problem(err: Any, document: dict[str, Any], file: str) -> Problem:
     message = str(getattr(err, "message", err)).splitlines()[0]
+    path = list(getattr(err, "absolute_path", []) or [])
+    where = locate(document, message, path, getattr(err, "instance", None))
     if len(message) > 300:
         message = message[:300] + "..."
+    if where is None:
+        return Problem(file, "/", f"invalid OpenAPI: {message} (the validator gives no "
+                       "location)", "search the document for the value named")
     return Problem(file, where, f"invalid OpenAPI: {message}",
                    "correct the document at that location")
 
