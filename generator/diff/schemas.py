@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from generator.jsonio import dumps
+from generator.jsontypes import json_type
 
 Direction = Literal["input", "output"]
 BREAKING, COMPATIBLE = "breaking", "compatible"
@@ -57,18 +58,6 @@ def show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _covers(wider: frozenset[str] | None, narrower: frozenset[str] | None) -> bool:

@@ -24,6 +24,8 @@ from typing import Any
 
 from generator.errors import escape_token, fail, split_pointer
 from generator.jsonio import dumps
+from generator.jsontypes import TYPE_ORDER
+from generator.jsontypes import json_type as _json_type
 from generator.normalise.schema import Mode, SchemaRewriter
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
@@ -159,7 +161,7 @@ class Definitions:
             types = self._ceiling(schema, mode, frozenset({name}))
             out: dict[str, Any] = {}
             if types is not None:
-                ordered = [t for t in _TYPE_ORDER if t in types]
+                ordered = [t for t in TYPE_ORDER if t in types]
                 out["type"] = ordered[0] if len(ordered) == 1 else ordered
             if isinstance(schema, dict) and isinstance(schema.get("description"), str):
                 out["description"] = schema["description"]
@@ -209,21 +211,8 @@ class Definitions:
         return schema, loc
 
 
-_TYPE_ORDER = ("string", "number", "integer", "boolean", "object", "array", "null")
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _widen(types: frozenset[str]) -> frozenset[str]:

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from generator.errors import ToolcatError, escape_token, fail
+from generator.jsontypes import TYPE_ORDER
+from generator.jsontypes import json_type as _json_type
 
 Mode = Literal["input", "output"]
 
@@ -32,7 +34,6 @@ DROPPED = frozenset({"discriminator", "xml", "externalDocs", "nullable", "exampl
 # 2019-09's recursive reference and 2020-12's dynamic one: both name the schema
 # being defined (openai's CompoundFilter holds a list of itself).
 SELF_REFS = ("$recursiveRef", "$dynamicRef")
-_TYPE_ORDER = ("string", "number", "integer", "boolean", "object", "array", "null")
 _HIDDEN = {"input": "readOnly", "output": "writeOnly"}
 
 # Resolves a local $ref to (def name, target schema, pointer of the target).
@@ -188,18 +189,6 @@ def _fix_exclusive(out: dict[str, Any], node: dict[str, Any]) -> None:
                 out.pop(flag, None)
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _fix_type(out: dict[str, Any], *, nullable: bool) -> None:
@@ -213,7 +202,7 @@ def _fix_type(out: dict[str, Any], *, nullable: bool) -> None:
         found = {_json_type(v) for v in out["enum"]}
         if "integer" in found and "number" in found:
             found.discard("integer")
-        types = sorted(found, key=_TYPE_ORDER.index)
+        types = sorted(found, key=TYPE_ORDER.index)
     elif nullable:
         inner = {k: v for k, v in out.items() if k not in ("title", "description", "default")}
         if inner:
