@@ -20,7 +20,7 @@ mkdir -p "$DEST"
 WORK="$(mktemp -d "$DEST/.fetch.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 
-(cd "$WORK" && npm pack --silent "@octokit/openapi@$VERSION" >/dev/null)
+(cd "$WORK" && npm pack --loglevel=error "@octokit/openapi@$VERSION" >/dev/null)
 tar -xzf "$WORK"/octokit-openapi-"$VERSION".tgz -C "$WORK" package/generated/api.github.com.json
 # Rename into place only when complete, so an interrupted fetch is retried next time.
 mv "$WORK/package/generated/api.github.com.json" "$TARGET.part"
