@@ -73,7 +73,7 @@ def generate(name: str | None, config: Path, spec: Path | None, out: Path | None
     """Generate every catalog in the config, or the one named."""
     for target in _targets(name or name_opt, config, spec, out, prefix):
         catalog = build_catalog(target)
-        files = render_files(catalog)
+        files = render_files(catalog, target.output)
         write_catalog(target.output, files)
         size = sum(len(v) for v in files.values())
         click.echo(f"{target.name}: {len(catalog.tools)} tools, {size:,} bytes -> "
@@ -88,7 +88,7 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
     stale = False
     for target in _targets(name or name_opt, config, spec, out, prefix):
         catalog = build_catalog(target, previous_verdict(target.output))
-        files = render_files(catalog)
+        files = render_files(catalog, target.output)
         differences = compare(target.output, files)
         if not differences:
             click.echo(f"{target.name}: up to date ({len(catalog.tools)} tools)")

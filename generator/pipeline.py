@@ -27,7 +27,7 @@ from generator.output.files import Files
 from generator.overrides.apply import apply_overrides
 from generator.overrides.schema import read_overrides
 from generator.render.catalog import render_catalog
-from generator.render.python_module import render_python
+from generator.render.python_module import read_previous, render_python
 from generator.render.summary import render_summary
 
 CATALOG_FILE = "catalog.json"
@@ -97,6 +97,9 @@ def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
     return Catalog(target.name, source, tuple(tools), tuple(exclusions))
 
 
-def render_files(catalog: Catalog) -> Files:
-    return {CATALOG_FILE: render_catalog(catalog), MODULE_FILE: render_python(catalog),
+def render_files(catalog: Catalog, output: Path | None = None) -> Files:
+    """Every file of a catalog; ``output``: its folder, whose module black need not redo."""
+    previous = read_previous(output / MODULE_FILE) if output is not None else None
+    return {CATALOG_FILE: render_catalog(catalog),
+            MODULE_FILE: render_python(catalog, previous=previous),
             SUMMARY_FILE: render_summary(catalog)}
