@@ -1,6 +1,13 @@
-"""Fixtures shared across test files: the example catalog, built once per worker."""
+"""Fixtures shared across test files: the example catalog, built once per worker.
+
+The suite keeps toolcat's cache out of ~/.cache: every run (and every CLI
+subprocess, which inherits the environment) uses a fresh temporary folder.
+"""
 
 from __future__ import annotations
+
+import os
+import tempfile
 
 import pytest
 from helpers.generate import example_target
@@ -8,6 +15,8 @@ from helpers.generate import example_target
 from generator.model.types import Catalog
 from generator.output.files import Files
 from generator.pipeline import build_catalog, render_files
+
+os.environ["TOOLCAT_CACHE_DIR"] = tempfile.mkdtemp(prefix="toolcat-test-cache-")
 
 
 @pytest.fixture(scope="session")
