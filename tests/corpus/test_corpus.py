@@ -4,9 +4,11 @@ One case per document (ids are the paths under ``../shared``), read in place and
 skipped when absent. Each case generates in process (validation skipped: its
 verdict is tested by ``test_validator_verdict``) and checks:
 
-* reachability, read independently of the generator (``walk.py``): every
-  parameter and body field is an argument with the right type, location, wire
-  name and required-ness; readOnly fields are not inputs at any depth;
+* reachability, read independently of the generator (``helpers/reachability.py``,
+  comparing type sets, one tool per operation): every parameter and body field is
+  an argument with the right type, location, wire name, style and required-ness;
+  bodies flatten exactly when that loses nothing; readOnly fields are not inputs
+  at any depth;
 * every input and output schema is valid JSON Schema 2020-12 whose ``$ref``s resolve;
 * tool names match ``^[A-Za-z0-9_-]{1,64}$`` and are unique;
 * the size policy: no tool over 256 KB, stripe's catalog under 10 MB;
@@ -22,6 +24,7 @@ from typing import Any
 
 import orjson
 import pytest
+from helpers.reachability import compare
 
 from generator.config import Target
 from generator.errors import ToolcatError
@@ -41,7 +44,6 @@ from .docs import (
     VALIDATOR_REJECTS,
     path_of,
 )
-from .walk import compare
 
 try:
     import jsonschema_rs
@@ -106,7 +108,7 @@ def test_document(doc: str) -> None:
 
     if doc in OPERATIONS and len(tools) + len(catalog["exclusions"]) != OPERATIONS[doc]:
         problems.append(f"{len(tools)} tools for {OPERATIONS[doc]} operations")
-    problems += compare(document, catalog)
+    problems += compare(document, catalog, taught_only=False, overrides=False)
 
     names = [t["tool"]["name"] for t in tools]
     problems += [f"tool name '{n}' breaks ^[A-Za-z0-9_-]{{1,64}}$" for n in names
