@@ -4,7 +4,9 @@ For every operation, every parameter (path-level and operation-level, merged) an
 every field of a JSON object request body must be an argument whose binding has
 the right location and wire name and whose type matches at the catalog's ceiling;
 readOnly fields must not be arguments. The spec is read by ``helpers.reachability``,
-which shares no code with the generator's normalise/model stages. Mismatches are
+which shares no code with the generator's normalise/model stages; here it runs
+strict (``taught_only``: an untaught shape fails loudly) and override-aware, as the
+corpus test runs it lenient on shapes and without overrides. Mismatches are
 collected and asserted once, so one run shows the whole drift.
 """
 
@@ -153,6 +155,41 @@ def test_readonly_and_extra_arguments_are_reported() -> None:
     assert "argument 'X-Trace' (query 'X-Trace') is not in the spec" in text
 
 
+def test_corpus_checks_are_reported_by_name() -> None:
+    """The checks the corpus leans on (no overrides, type sets) can fail, each by name."""
+    document = _document(SHAPES)
+    catalog = catalog_data(build(SHAPES))
+    assert not compare(document, catalog, taught_only=False, overrides=False)
+    get = _tool(catalog, "get_thing")
+    get["tool"]["inputSchema"]["required"].append("session")
+    get["binding"]["arguments"]["tags"]["explode"] = False
+    note = _tool(catalog, "replace_thing")["tool"]["inputSchema"]["$defs"]["Note"]
+    note["properties"]["text"]["readOnly"] = True
+    form = _tool(catalog, "post_form")   # a plain object body, sent whole
+    for name in ("a", "b"):
+        _drop(form, name)
+    form["binding"]["arguments"]["body"] = {"in": "body", "name": None}
+    form["tool"]["inputSchema"]["properties"]["body"] = {"type": "object"}
+    catalog["tools"].append(copy.deepcopy(_tool(catalog, "set_note")))
+
+    problems = compare(document, catalog, taught_only=False, overrides=False)
+
+    expected = {
+        "argument 'session' (cookie parameter 'session') is required by the tool, not by "
+        "the spec",
+        "argument 'tags' (query parameter 'tags') binds style/explode form/False, spec says "
+        "form/True",
+        "readOnly property left in inputSchema at /$defs/Note/properties/text",
+        "post_form (POST /forms): body field 'a' is not an argument",
+        "post_form (POST /forms): body field 'b' is not an argument",
+        "post_form (POST /forms): argument 'body' (body 'None') is not in the spec",
+        "PUT /things/{thingId}/note: tools ['set_note', 'set_note'] bind it; only an override "
+        "splits an operation",
+    }
+    assert sorted(e for e in expected if not any(e in p for p in problems)) == [], problems
+    assert len(problems) == len(expected), problems
+
+
 def _one_operation(**operation: Any) -> dict[str, Any]:
     return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
             "paths": {"/x": {"post": {"operationId": "postX", **operation,
@@ -177,3 +214,7 @@ def test_untaught_shapes_fail_loudly(operation: dict[str, Any], named: str) -> N
         compare(_one_operation(**operation), {"tools": [], "exclusions": []})
     assert "POST /x" in str(caught.value)
     assert named in str(caught.value)
+    # The corpus compares the same shape (as a type set, a text body) instead.
+    assert compare(_one_operation(**operation), {"tools": [], "exclusions": []},
+                   taught_only=False) == ["POST /x: no tool binds this operation and it is "
+                                          "not excluded"]
