@@ -42,9 +42,7 @@ def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool) ->
     input_schema = dict(inputs.schema)
     if inputs.defs:
         input_schema["$defs"] = defs.closure(inputs.defs, "input")
-    output_schema = outputs.schema
-    if output_schema is not None and outputs.defs:
-        output_schema = {**output_schema, "$defs": defs.closure(outputs.defs, "output")}
+    output_schema = outputs.schema   # carries its own $defs (size policy: outputs.py)
     title, description = describe(op)
     annotations: dict[str, Any] = {**ANNOTATIONS[op.method], "openWorldHint": open_world}
     binding = Binding(op.method, op.path, op.operation_id, op.pointer, inputs.bindings,

@@ -31,7 +31,6 @@ class Outputs:
     schema: dict[str, Any] | None
     content_type: str | None
     wrapper: str | None
-    defs: frozenset[str]
     etag: bool
 
 
@@ -48,20 +47,19 @@ def build_outputs(defs: Definitions, op: Operation) -> Outputs:
         content = resp.get("content") or {}
         json_types = [m for m in content if media.is_json(m)]
         if not json_types:
-            return Outputs(None, media.choose(content), None, frozenset(), etag)
+            return Outputs(None, media.choose(content), None, etag)
         ctype = min(json_types, key=lambda m: (media.preference(m), json_types.index(m)))
         raw = (content[ctype] or {}).get("schema")
         if raw is None:
-            return Outputs(None, ctype, None, frozenset(), etag)
+            return Outputs(None, ctype, None, etag)
         where = f"{loc}/content/{escape_token(ctype)}/schema"
         schema, refs, wrapper = _object_root(defs, raw, where)
         if refs:
             used = len(dumps(schema, indent=False))
             closure, _ = defs.budgeted_closure(refs, "output", OUTPUT_BUDGET, used)
             schema = {**schema, "$defs": closure}
-        # The $defs are in the schema already: nothing left for the caller to add.
-        return Outputs(schema, ctype, wrapper, frozenset(), etag)
-    return Outputs(None, None, None, frozenset(), False)
+        return Outputs(schema, ctype, wrapper, etag)
+    return Outputs(None, None, None, False)
 
 
 def _object_root(defs: Definitions, raw: Any,
