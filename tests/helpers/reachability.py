@@ -319,7 +319,18 @@ def _request_body(doc: dict[str, Any], raw: Any, at: str, expected: Expected,
                             taught_only and expected.verdict == "flat")
         if media == MULTIPART and isinstance(prop, dict) and prop.get("format") == "binary":
             value = (frozenset({"string"}) | (value[0] or frozenset()) & {"null"}, None)
-        expected.fields.append(Field("body", name, value, required and name in needed, prop_at))
+        style, explode = _form_encoding(content[media], media, name)
+        expected.fields.append(Field("body", name, value, required and name in needed, prop_at,
+                                     style, explode))
+
+
+def _form_encoding(entry: Any, media: str, name: str) -> tuple[str | None, bool | None]:
+    """A form-urlencoded field's style/explode: its encoding's, else OpenAPI's default."""
+    if media.split(";")[0].strip().lower() != FORM:
+        return None, None
+    encoding = ((entry or {}).get("encoding") or {}).get(name) or {}
+    style = encoding.get("style", "form")
+    return style, encoding.get("explode", style == "form")
 
 
 Shape = tuple[str, str, dict[str, tuple[Any, str]], set[str]]
