@@ -326,7 +326,7 @@ def _request_body(doc: dict[str, Any], raw: Any, at: str, expected: Expected,
 
 def _form_encoding(entry: Any, media: str, name: str) -> tuple[str | None, bool | None]:
     """A form-urlencoded field's style/explode: its encoding's, else OpenAPI's default."""
-    if media.split(";")[0].strip().lower() != FORM:
+    if media.split(";", maxsplit=1)[0].strip().lower() != FORM:
         return None, None
     encoding = ((entry or {}).get("encoding") or {}).get(name) or {}
     style = encoding.get("style", "form")
