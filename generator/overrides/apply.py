@@ -192,12 +192,13 @@ def _shape(tool: Tool, entry: OperationOverride, part: ToolShape,
 def _finish(tool: Tool, entry: OperationOverride | None, part: ToolShape | None,
             omitted: tuple[tuple[str, str], ...] = ()) -> Tool:
     """Name, text, semantics and annotations; the ETag sentence for every tool."""
-    layers = [x for x in (entry, part) if x is not None]
+    # Without a split the entry is its own only part: apply it once.
+    layers = [x for x in (entry, part if part is not entry else None) if x is not None]
     name, title, description = tool.name, tool.title, tool.description
     semantics: Semantics | None = None
     annotations = dict(tool.annotations)
     appended: list[str] = []
-    for layer in _unique(layers):
+    for layer in layers:
         name = layer.name or name
         title = layer.title or title
         description = layer.description or description
@@ -207,7 +208,7 @@ def _finish(tool: Tool, entry: OperationOverride | None, part: ToolShape | None,
     if semantics is not None:
         annotations.update(ANNOTATIONS[semantics])
         appended.append(SENTENCES[semantics])
-    for layer in _unique(layers):
+    for layer in layers:
         if layer.annotations is not None:
             annotations.update(layer.annotations.model_dump(exclude_none=True))
     if tool.binding.etag:
@@ -217,14 +218,6 @@ def _finish(tool: Tool, entry: OperationOverride | None, part: ToolShape | None,
                                   omitted=omitted)
     return dataclasses.replace(tool, name=name, title=title, description=text,
                                annotations=annotations, binding=binding)
-
-
-def _unique(layers: list[ToolShape]) -> list[ToolShape]:
-    out: list[ToolShape] = []
-    for layer in layers:
-        if all(layer is not seen for seen in out):
-            out.append(layer)
-    return out
 
 
 def _prune_defs(schema: dict[str, Any]) -> dict[str, Any]:
