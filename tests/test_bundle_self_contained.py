@@ -1,0 +1,108 @@
+"""A single file that needs no bundling is used as read, and nothing else is.
+
+``bundle`` skips its copying walk when ``_self_contained`` says the walk could not
+change the document. The skip is only a speed-up: for every real document and for
+each shape that does need the walk, the bundled result must equal the walked one,
+and the shapes that need the walk must be sent through it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus.build import write_spec
+from corpus.docs import DOCUMENTS, path_of
+
+import generator.load.bundle as bundle_module
+from generator.load.bundle import bundle
+from generator.load.reader import read_document
+
+
+def _walked(path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    with monkeypatch.context() as patch:
+        patch.setattr(bundle_module, "_self_contained", lambda document, raw: False)
+        return bundle(path).document
+
+
+def _spec(**members: Any) -> dict[str, Any]:
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+            **members}
+
+
+def _self_contained(path: Path) -> bool:
+    document, raw = read_document(path)
+    return bundle_module._self_contained(document, raw)
+
+
+SKIPPED = {
+    "local refs only": _spec(components={"schemas": {
+        "A": {"type": "object", "properties": {"b": {"$ref": "#/components/schemas/B"}}},
+        "B": {"type": "string"}}}),
+    "a property named $ref": _spec(components={"schemas": {
+        "A": {"type": "object", "properties": {"$ref": {"type": "string"}}}}}),
+    "a ref with siblings": _spec(components={"schemas": {
+        "A": {"$ref": "#/components/schemas/B", "description": "d"}, "B": {}}}),
+}
+
+WALKED = {
+    "a ref to another file": (_spec(components={"schemas": {"A": {"$ref": "b.json"}}}),
+                              {"b.json": {"type": "string"}}),
+    "a properties map spliced from a local ref": (_spec(components={"schemas": {
+        "Shared": {"size": {"type": "integer"}},
+        "A": {"type": "object", "properties": {
+            "$ref": "#/components/schemas/Shared", "name": {"type": "string"}}}}}), {}),
+    "a schemas map spliced from a local ref": (_spec(components={
+        "x-index": {"Z": {"type": "string"}},
+        "schemas": {"$ref": "#/components/x-index"}}), {}),
+    "an $id scope": (_spec(components={"schemas": {
+        "A": {"$id": "https://example.com/a", "$defs": {"B": {"type": "string"}},
+              "properties": {"b": {"$ref": "#/$defs/B"}}}}}), {}),
+    "an $anchor": (_spec(components={"schemas": {
+        "A": {"$anchor": "a", "type": "string"},
+        "B": {"$ref": "#a"}}}), {}),
+    "a ref that is not a pointer": (_spec(components={"schemas": {
+        "A": {"$ref": "#a"}, "B": {"$anchor": "a"}}}), {}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SKIPPED))
+def test_self_contained_documents_skip_the_walk(case: str, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write_spec(tmp_path, SKIPPED[case])
+    assert _self_contained(path), f"{case}: should not need the walk"
+    assert bundle(path).document == _walked(path, monkeypatch)
+
+
+@pytest.mark.parametrize("case", sorted(WALKED))
+def test_documents_the_walk_changes_are_walked(case: str, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    spec, others = WALKED[case]
+    for name, content in others.items():
+        write_spec(tmp_path, content, name)
+    path = write_spec(tmp_path, spec)
+    assert not _self_contained(path), f"{case}: the walk changes it, so it must be walked"
+    assert bundle(path).document == _walked(path, monkeypatch)
+
+
+def test_spliced_local_map_really_changes(tmp_path: Path) -> None:
+    """Proof that skipping the walk would be wrong for a spliced map."""
+    spec, _ = WALKED["a properties map spliced from a local ref"]
+    path = write_spec(tmp_path, spec)
+    properties = bundle(path).document["components"]["schemas"]["A"]["properties"]
+    assert properties == {"size": {"type": "integer"}, "name": {"type": "string"}}
+
+
+@pytest.mark.parametrize("doc", DOCUMENTS)
+def test_real_documents_bundle_as_walked(doc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = path_of(doc)
+    if not path.is_file():
+        pytest.skip(f"shared test data absent: {path}")
+    try:
+        walked = _walked(path, monkeypatch)
+    except Exception as exc:  # a document bundling rejects must be rejected both ways
+        with pytest.raises(type(exc)):
+            bundle(path)
+        return
+    assert bundle(path).document == walked, doc
