@@ -19,7 +19,8 @@ import click
 from generator.config import DEFAULT_CONFIG, Target, load_config, select
 from generator.errors import ToolcatError
 from generator.load.cache import fresh_outputs, remember_outputs
-from generator.output.files import compare, write_catalog
+from generator.output.files import RECORD_FILE, compare, on_disk, write_catalog
+from generator.output.record import confirmed, make_record
 
 OK, STALE, ERROR = 0, 1, 2
 
@@ -85,12 +86,13 @@ def cli() -> None:
 def generate(name: str | None, config: Path, spec: Path | None, out: Path | None,
              prefix: str, name_opt: str | None) -> None:
     """Generate every catalog in the config, or the one named."""
-    from generator.pipeline import build_catalog, render_files  # noqa: PLC0415
+    from generator.pipeline import build, render_files  # noqa: PLC0415
 
     for target in _targets(name or name_opt, config, spec, out, prefix):
-        catalog = build_catalog(target)
+        catalog, read = build(target)
         files = render_files(catalog, target.output)
-        write_catalog(target.output, files)
+        record = make_record(target, read, files, len(catalog.tools))
+        write_catalog(target.output, {**files, RECORD_FILE: record})
         remember_outputs(target, files, len(catalog.tools))
         size = sum(len(v) for v in files.values())
         click.echo(f"{target.name}: {len(catalog.tools)} tools, {size:,} bytes -> "
@@ -104,7 +106,7 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
     """Regenerate in memory and compare with disk; exit 1 if anything differs."""
     stale = False
     for target in _targets(name or name_opt, config, spec, out, prefix):
-        tools = fresh_outputs(target)
+        tools = _unchanged(target)
         if tools is not None:
             click.echo(f"{target.name}: up to date ({tools} tools)")
             continue
@@ -139,6 +141,12 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
         click.echo(f"fix: run `{fix}` (or `make regen`) and commit the result")
     if stale:
         sys.exit(STALE)
+
+
+def _unchanged(target: Target) -> int | None:
+    """The tool count, when the folder's record (else the local cache) vouches for it."""
+    tools = confirmed(target, on_disk(target.output))
+    return tools if tools is not None else fresh_outputs(target)
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ change to either re-validates.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from generator.model.build import check_names, draft_tools
 from generator.model.types import Catalog, Source
 from generator.normalise.defs import Definitions
 from generator.output.files import Files
+from generator.output.record import SpecFiles, spec_files
 from generator.overrides.apply import apply_overrides
 from generator.overrides.schema import read_overrides
 from generator.render.catalog import render_catalog
@@ -44,13 +46,16 @@ class LoadedSpec:
     openapi: str
     is_30: bool
     validated: Callable[[], None]   # waits for validation; raises its problems
+    files: dict[Path, bytes]        # every file the document was read from
 
 
 def spec_digest(files: dict[Path, bytes], root: Path) -> str:
     digest = hashlib.sha256()
     for path, data in sorted(files.items()):
-        rel = path.relative_to(root) if path.is_relative_to(root) else path
-        digest.update(rel.as_posix().encode() + b"\0" + data + b"\0")
+        # Relative even outside the spec's folder: the digest is written into the
+        # catalog, which must not depend on where the checkout lives.
+        rel = Path(os.path.relpath(path, root)).as_posix()
+        digest.update(rel.encode() + b"\0" + data + b"\0")
     return "sha256:" + digest.hexdigest()
 
 
@@ -70,7 +75,8 @@ def load_spec(path: Path, known_valid: str | None = None) -> LoadedSpec:
         raise fail(str(path), "/openapi", f"unsupported OpenAPI version {version!r}",
                    "toolcat reads Swagger 2.0 and OpenAPI 3.x")
     return LoadedSpec(document, sha, version,
-                      str(document.get("openapi", "")).startswith("3.0"), validated)
+                      str(document.get("openapi", "")).startswith("3.0"), validated,
+                      bundled.files)
 
 
 # catalog.json is written with sorted keys and a two-space indent, so its top-level
@@ -94,6 +100,11 @@ def previous_verdict(output: Path) -> str | None:
 
 
 def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
+    return build(target, known_valid)[0]
+
+
+def build(target: Target, known_valid: str | None = None) -> tuple[Catalog, SpecFiles]:
+    """The catalog, and the spec files it was read from (for the folder's record)."""
     overrides, lines = read_overrides(target.overrides) if target.overrides else (None, {})
     spec = load_spec(target.spec, known_valid)
     try:
@@ -107,7 +118,8 @@ def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
     tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines)
     tools = check_names(tools, str(target.spec), target.name_budget)
     source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
-    return Catalog(target.name, source, tuple(tools), tuple(exclusions))
+    catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
+    return catalog, spec_files(spec.files, target.spec)
 
 
 def render_files(catalog: Catalog, output: Path | None = None) -> Files:

@@ -12,8 +12,9 @@ versions and the Python version; it lists every file the bundle read with its
 sha256, and is used only when all of them still hash the same.
 
 Outputs: for the everyday ``check`` (nothing changed since the last generate or
-check on this machine), an entry records the sha256 of every file the run
-produced, keyed by the spec files (as above), the target's settings and override
+check on this machine; a folder's committed record, generator/output/record.py,
+does the same on any machine when it is present and matches), an entry records
+the sha256 of every file the run produced, keyed by the spec files (as above), the target's settings and override
 file, every file of toolcat's package and templates, and the names (so the
 versions) of all installed distributions. A check whose key and spec files match
 and whose folder holds exactly those bytes is up to date without regenerating.
@@ -41,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import yaml
 
+from generator.identity import files_digest
 from generator.load.bundle import Bundle
 from generator.output.files import Files, on_disk
 
@@ -49,7 +51,6 @@ if TYPE_CHECKING:
 
 FORMAT = b"toolcat-cache 1\n"
 MAX_ENTRIES = 32
-PACKAGE = Path(__file__).resolve().parents[1]
 # The files each bundle of this process was made from (root -> [(path, sha256)]),
 # for remember_outputs; filled on a hit and on a miss.
 _last_files: dict[Path, list[tuple[str, str]]] = {}
@@ -69,10 +70,8 @@ def code_digest() -> str:
     """Everything besides the files that decides what a bundle looks like."""
     digest = hashlib.sha256(FORMAT)
     digest.update(f"{sys.version}\0{yaml.__version__}\0{orjson.__version__}\0".encode())
-    # All of toolcat's code, not just the loader: a few ms, and nothing to forget.
-    for source in sorted(PACKAGE.rglob("*.py")):
-        digest.update(source.relative_to(PACKAGE).as_posix().encode() + b"\0")
-        digest.update(source.read_bytes() + b"\0")
+    # All of toolcat's files, not just the loader: a few ms, and nothing to forget.
+    digest.update(files_digest().encode())
     return digest.hexdigest()
 
 
@@ -110,14 +109,7 @@ def cached_bundle(path: Path, make: Callable[[Path], Bundle]) -> Bundle:
 
 @cache
 def environment_digest() -> str:
-    from generator.render.templates import DEFAULT_TEMPLATES  # noqa: PLC0415 - jinja2
-
     digest = hashlib.sha256(code_digest().encode())
-    for base in (PACKAGE, DEFAULT_TEMPLATES):
-        for file in sorted(base.rglob("*")):
-            if file.is_file() and "__pycache__" not in file.parts:
-                digest.update(f"{file.relative_to(base).as_posix()}\0".encode())
-                digest.update(file.read_bytes() + b"\0")
     for entry in sorted({p for p in sys.path if p}):
         try:
             names = sorted(n for n in os.listdir(entry) if n.endswith((".dist-info",

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 Files = dict[str, bytes]   # path relative to the catalog folder -> bytes
+RECORD_FILE = ".toolcat-inputs.json"   # see generator/output/record.py
 
 
 def _backup(out: Path) -> Path:
@@ -65,12 +66,15 @@ def write_catalog(out: Path, files: Files) -> None:
 
 
 def on_disk(out: Path) -> Files:
+    """The folder's catalog files: everything but caches and its record (a hint)."""
     if not out.is_dir():
         return {}
     found = {}
     for path in sorted(out.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
-            found[path.relative_to(out).as_posix()] = path.read_bytes()
+            rel = path.relative_to(out).as_posix()
+            if rel != RECORD_FILE:
+                found[rel] = path.read_bytes()
     return found
 
 

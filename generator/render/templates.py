@@ -6,21 +6,11 @@ pasting text into code.
 
 from __future__ import annotations
 
-import sysconfig
 from pathlib import Path
 
 import jinja2
 
-
-def _default_templates() -> Path:
-    """The checkout's templates/, else the copy a wheel installs under share/toolcat/."""
-    checkout = Path(__file__).resolve().parents[2] / "templates"
-    if checkout.is_dir():
-        return checkout
-    return Path(sysconfig.get_path("data")) / "share" / "toolcat" / "templates"
-
-
-DEFAULT_TEMPLATES = _default_templates()
+from generator.render.template_folder import DEFAULT_TEMPLATES
 
 
 def environment(folder: Path | None = None) -> jinja2.Environment:
