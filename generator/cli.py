@@ -86,12 +86,12 @@ def cli() -> None:
 def generate(name: str | None, config: Path, spec: Path | None, out: Path | None,
              prefix: str, name_opt: str | None) -> None:
     """Generate every catalog in the config, or the one named."""
-    from generator.pipeline import build, render_files  # noqa: PLC0415
+    from generator.pipeline import build  # noqa: PLC0415
 
     for target in _targets(name or name_opt, config, spec, out, prefix):
-        catalog, read = build(target)
-        files = render_files(catalog, target.output)
-        record = make_record(target, read, files, len(catalog.tools))
+        built = build(target, render=True)
+        catalog, files = built.catalog, built.files or {}
+        record = make_record(target, built.read, files, len(catalog.tools))
         write_catalog(target.output, {**files, RECORD_FILE: record})
         remember_outputs(target, files, len(catalog.tools))
         size = sum(len(v) for v in files.values())
@@ -112,13 +112,12 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
             continue
         from generator.pipeline import (  # noqa: PLC0415 - not needed when fresh
             CATALOG_FILE,
-            build_catalog,
+            build,
             previous_verdict,
-            render_files,
         )
 
-        catalog = build_catalog(target, previous_verdict(target.output))
-        files = render_files(catalog, target.output)
+        built = build(target, previous_verdict(target.output), render=True)
+        catalog, files = built.catalog, built.files or {}
         differences = compare(target.output, files)
         if not differences:
             remember_outputs(target, files, len(catalog.tools))

@@ -99,27 +99,40 @@ def previous_verdict(output: Path) -> str | None:
         return None
 
 
+@dataclass(frozen=True)
+class Built:
+    catalog: Catalog
+    read: SpecFiles             # the files the spec was read from (the folder's record)
+    files: Files | None         # the rendered folder, when asked for
+
+
 def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
-    return build(target, known_valid)[0]
+    return build(target, known_valid).catalog
 
 
-def build(target: Target, known_valid: str | None = None) -> tuple[Catalog, SpecFiles]:
-    """The catalog, and the spec files it was read from (for the folder's record)."""
+def build(target: Target, known_valid: str | None = None, *, render: bool = False) -> Built:
+    """The catalog (rendered for ``target.output`` if ``render``), once validation passed.
+
+    Everything but writing runs while the validator works in its own process, so
+    on two cores the longer of the two sets the pace. Whatever fails, the
+    validator's problems with the document are reported first.
+    """
     overrides, lines = read_overrides(target.overrides) if target.overrides else (None, {})
     spec = load_spec(target.spec, known_valid)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
         drafts = draft_tools(spec.document, defs, target.prefix, target.name_budget,
                              target.open_world)
+        tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines)
+        tools = check_names(tools, str(target.spec), target.name_budget)
+        source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
+        catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
+        files = render_files(catalog, target.output) if render else None
     except Exception:
-        spec.validated()   # what the validator says about a broken document comes first
+        spec.validated()
         raise
     spec.validated()
-    tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines)
-    tools = check_names(tools, str(target.spec), target.name_budget)
-    source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
-    catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
-    return catalog, spec_files(spec.files, target.spec)
+    return Built(catalog, spec_files(spec.files, target.spec), files)
 
 
 def render_files(catalog: Catalog, output: Path | None = None) -> Files:

@@ -1,6 +1,7 @@
 """The committed example output is exactly what the generator makes of the example spec.
 
-The whole folder is compared byte for byte (missing and extra files too), then a
+The whole folder is compared byte for byte (missing and extra files too; its
+record, .toolcat-inputs.json, is a hint for check and only has to list them), then a
 few facts of the example catalog that the project exists for are pinned by name:
 a change there must be a decision, not a side effect.
 """
@@ -8,14 +9,15 @@ a change there must be a decision, not a side effect.
 from __future__ import annotations
 
 import difflib
+import hashlib
 from typing import Any
 
+import orjson
 import pytest
-from helpers.generate import read_folder
 from helpers.paths import EXAMPLE_OUTPUT
 
 from generator.model.types import Catalog
-from generator.output.files import Files
+from generator.output.files import RECORD_FILE, Files, on_disk
 from generator.render.catalog import catalog_data
 
 FIX = "run `make regen` and commit generated/broadcast together with the spec"
@@ -66,7 +68,7 @@ def _short_diff(name: str, have: bytes, want: bytes) -> str:
 
 
 def test_committed_output_matches_generator(example_files: Files) -> None:
-    committed = read_folder(EXAMPLE_OUTPUT)
+    committed = on_disk(EXAMPLE_OUTPUT)
     report = []
     for name in sorted(set(example_files) | set(committed)):
         want, have = example_files.get(name), committed.get(name)
@@ -78,6 +80,14 @@ def test_committed_output_matches_generator(example_files: Files) -> None:
         elif have != want:
             report.append(f"stale: {name}\n{_short_diff(name, have, want)}")
     assert not report, "generated/broadcast is stale:\n" + "\n".join(report) + f"\nfix: {FIX}"
+
+
+def test_committed_record_lists_the_committed_files() -> None:
+    """The folder's record (a hint for check, not output) is committed with it."""
+    record = orjson.loads((EXAMPLE_OUTPUT / RECORD_FILE).read_bytes())
+    committed = {name: "sha256:" + hashlib.sha256(data).hexdigest()
+                 for name, data in on_disk(EXAMPLE_OUTPUT).items()}
+    assert record["outputs"] == committed, f"{RECORD_FILE} does not list the files: {FIX}"
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,11 @@ sha256, and is used only when all of them still hash the same.
 Outputs: for the everyday ``check`` (nothing changed since the last generate or
 check on this machine; a folder's committed record, generator/output/record.py,
 does the same on any machine when it is present and matches), an entry records
-the sha256 of every file the run produced, keyed by the spec files (as above), the target's settings and override
-file, every file of toolcat's package and templates, and the names (so the
-versions) of all installed distributions. A check whose key and spec files match
-and whose folder holds exactly those bytes is up to date without regenerating.
+the sha256 of every file the run produced, keyed by the spec files (as above),
+the target's settings and override file, every file of toolcat's package and
+templates, and the names (so the versions) of all installed distributions. A
+check whose key and spec files match and whose folder holds exactly those bytes is
+up to date without regenerating.
 (A templates folder chosen per target would have to join the key.)
 
 Entries are ``marshal`` data (plain values only: loading one never runs code),
