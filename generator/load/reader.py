@@ -14,8 +14,9 @@ version OpenAPI recommends):
 Speed (Stripe's 4 MB spec): libyaml scans and composes in C, but calls the
 resolver once per node, then a generic Python constructor walks the tree, and the
 cyclic garbage collector rescans the growing tree all along. So the resolver
-answers most scalars from their first character or a per-document memo, and the
-collector waits until the read is done.
+answers most scalars from their first character or a per-document memo,
+``yaml_build`` builds the data (handing anything unusual back to the stock
+constructor), and the collector waits until the read is done.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import yaml
 from yaml.nodes import ScalarNode, SequenceNode
 
 from generator.errors import fail
+from generator.load.yaml_build import build
 
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -132,6 +134,21 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
+def _load_yaml(data: bytes) -> Any:
+    """``yaml.load(data, Loader=_SpecLoader)``, with the data built by ``yaml_build``."""
+    loader = _SpecLoader(data)
+    try:
+        root = loader.get_single_node()
+    finally:
+        loader.dispose()
+    if root is None:
+        return None
+    try:
+        return build(loader, root)
+    except Exception:  # anything unusual: the stock constructor decides, on a fresh
+        return yaml.load(data, Loader=_SpecLoader)  # tree (flatten_mapping edits nodes)
+
+
 def parse_bytes(data: bytes, path: Path) -> Any:
     """Parse JSON or YAML bytes; errors name the file and the line."""
     with _collector_paused():
@@ -147,7 +164,7 @@ def _parse(data: bytes, path: Path) -> Any:
                 raise fail(str(path), f"line {exc.lineno} column {exc.colno}",
                            f"invalid JSON: {exc.msg}", "fix the syntax at that line") from None
     try:
-        return yaml.load(data, Loader=_SpecLoader)
+        return _load_yaml(data)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1} column {mark.column + 1}" if mark else ""
