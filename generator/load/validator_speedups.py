@@ -1,0 +1,261 @@
+"""Pure speedups for openapi-spec-validator, active only while a document is validated.
+
+Each patch replaces one slow step of the validator (or a library under it) with a
+step that returns the same value: the same errors, in the same order, with the same
+messages. They are written against exact versions of those libraries; a patch whose
+libraries are at any other version is skipped, and validation is then slower but
+unchanged. ``speedups()`` installs the patches that apply and removes them on exit,
+so nothing outside validation ever runs patched code.
+
+* ``subscriptable``: pathable asks ``isinstance(node, Subscriptable)``, a
+  runtime-checkable Protocol (slow on Python 3.11), at every step of every path. For
+  the exact types JSON and YAML data is made of the answer depends only on the type,
+  so it is asked once per type when the patch is installed.
+* ``metaschema-validator``: each schema of the document is checked against the
+  dialect's metaschema by a metaschema validator built anew for it (a new registry
+  and resolver each time). One validator per (class, format checker) gives the same
+  errors: validating does not change a validator.
+* ``reference-lookup``: a ``referencing.Resolver`` is immutable, so looking the same
+  reference up twice from the same resolver object finds the same thing. Successful
+  lookups are remembered per (resolver object, reference); failures run again.
+* ``metaschema-evolve``: jsonschema builds a new validator object for each step into
+  a subschema of the metaschema. Steps into the same subschema with the same
+  resolver (objects, which the lookup memo keeps stable) build equal validators, so
+  the first is kept and reused. Only the two metaschema validator classes are
+  touched (Draft 4 for OpenAPI 2.0/3.0, Draft 2020-12 for 3.1/3.2).
+
+Memos key on ``id()`` of the objects involved and hold those objects, so an id
+cannot be reused while the memo lives; every memo is dropped when ``speedups()``
+exits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+Undo = Callable[[], None]
+
+
+@dataclass(frozen=True)
+class Patch:
+    name: str
+    written_for: dict[str, str]          # distribution -> the exact version patched
+    install: Callable[[], Undo | None]   # None: the code is not shaped as expected
+    needs: tuple[str, ...] = ()          # patches that must be installed first
+
+
+@cache
+def installed_version(distribution: str) -> str | None:
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return None
+
+
+def applicable(patch: Patch) -> bool:
+    return all(installed_version(d) == v for d, v in patch.written_for.items())
+
+
+@contextmanager
+def speedups(patches: tuple[Patch, ...] | None = None) -> Iterator[tuple[str, ...]]:
+    """Install the patches that apply (default: all); yield their names; remove them."""
+    undos: list[Undo] = []
+    names: list[str] = []
+    try:
+        for patch in PATCHES if patches is None else patches:
+            if not applicable(patch) or not set(patch.needs) <= set(names):
+                continue
+            undo = patch.install()
+            if undo is not None:
+                undos.append(undo)
+                names.append(patch.name)
+        yield tuple(names)
+    finally:
+        for undo in reversed(undos):
+            undo()
+
+
+def _set_attribute(owner: type, name: str, value: Any) -> Undo:
+    original = owner.__dict__[name]
+    setattr(owner, name, value)
+    return lambda: setattr(owner, name, original)
+
+
+# --- subscriptable ---------------------------------------------------------------
+
+def _install_subscriptable() -> Undo | None:
+    from pathable.accessors import SubscriptableAccessor  # noqa: PLC0415
+    from pathable.protocols import Subscriptable  # noqa: PLC0415
+
+    original = SubscriptableAccessor.__dict__.get("_get_subnode")
+    if not isinstance(original, classmethod):
+        return None
+    slow = original.__func__
+    # The Protocol's answer for an object of one of these exact types depends on the
+    # type alone (their instances take no attributes): ask it once for each.
+    samples: tuple[Any, ...] = ({}, [], "", 0, 0.0, False, None)
+    containers = frozenset(type(s) for s in samples if isinstance(s, Subscriptable))
+    leaves = frozenset(type(s) for s in samples if not isinstance(s, Subscriptable))
+    if containers != {dict, list, str}:
+        return None
+
+    def _get_subnode(cls: type, node: Any, part: Any) -> Any:
+        kind = type(node)
+        if kind in containers:
+            try:
+                return node[part]
+            except (KeyError, IndexError, TypeError) as exc:
+                raise KeyError(part) from exc
+        if kind in leaves:
+            raise KeyError(part)
+        return slow(cls, node, part)
+
+    return _set_attribute(SubscriptableAccessor, "_get_subnode", classmethod(_get_subnode))
+
+
+# --- metaschema-validator --------------------------------------------------------
+
+def _install_metaschema_validator() -> Undo | None:
+    from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped] # noqa: PLC0415
+    from jsonschema.validators import validator_for  # type: ignore[import-untyped] # noqa: PLC0415
+    from openapi_schema_validator import validators as oas  # noqa: PLC0415
+
+    classes = (oas.OAS30Validator, oas.OAS31Validator, oas.OAS32Validator)
+    for cls in classes:
+        bound = cls.__dict__.get("check_schema")
+        if not (isinstance(bound, classmethod) and bound.__func__ is oas.check_openapi_schema):
+            return None
+    unset = vars(oas).get("_CHECK_SCHEMA_UNSET")
+    registry = vars(oas).get("OPENAPI_SPECIFICATIONS")
+    if unset is None or registry is None:
+        return None
+    built: dict[tuple[type, int], tuple[Any, Any]] = {}
+
+    def check_schema(cls: Any, schema: Any, format_checker: Any = unset) -> None:
+        # oas.check_openapi_schema, with its metaschema validator built once.
+        if format_checker is unset:
+            format_checker = cls.FORMAT_CHECKER
+        key = (cls, id(format_checker))
+        entry = built.get(key)
+        if entry is None:
+            validator_class = validator_for(cls.META_SCHEMA, default=cls)
+            metaschema_validator = validator_class(
+                cls.META_SCHEMA, format_checker=format_checker,
+                registry=registry)
+            entry = built[key] = (format_checker, metaschema_validator)
+        for error in entry[1].iter_errors(schema):
+            raise SchemaError.create_from(error)
+
+    undos = [_set_attribute(cls, "check_schema", classmethod(check_schema)) for cls in classes]
+
+    def undo() -> None:
+        for each in undos:
+            each()
+        built.clear()
+
+    return undo
+
+
+# --- reference-lookup ------------------------------------------------------------
+
+def _install_reference_lookup() -> Undo | None:
+    from referencing._core import Resolver  # noqa: PLC0415
+
+    slow = Resolver.__dict__.get("lookup")
+    if not callable(slow):
+        return None
+    found: dict[tuple[int, str], tuple[Any, Any]] = {}
+
+    def lookup(self: Any, ref: Any) -> Any:
+        if type(ref) is not str:
+            return slow(self, ref)
+        key = (id(self), ref)
+        hit = found.get(key)
+        if hit is not None:
+            return hit[1]
+        resolved = slow(self, ref)
+        found[key] = (self, resolved)
+        return resolved
+
+    undo = _set_attribute(Resolver, "lookup", lookup)
+
+    def remove() -> None:
+        undo()
+        found.clear()
+
+    return remove
+
+
+# --- metaschema-evolve -----------------------------------------------------------
+
+_EVOLVED_FIELDS = frozenset({"schema", "_resolver"})
+
+
+def _install_metaschema_evolve() -> Undo | None:
+    from jsonschema.validators import (  # noqa: PLC0415
+        Draft4Validator,
+        Draft202012Validator,
+    )
+
+    undos: list[Undo] = []
+    memos: list[dict[tuple[int, ...], tuple[Any, Any]]] = []
+    for cls in (Draft4Validator, Draft202012Validator):
+        slow = cls.__dict__.get("evolve")
+        fields = [f.alias for f in getattr(cls, "__attrs_attrs__", ()) if f.init]
+        if not callable(slow) or fields != [
+                "schema", "resolver", "format_checker", "registry", "_resolver"]:
+            for each in undos:
+                each()
+            return None
+        memo: dict[tuple[int, ...], tuple[Any, Any]] = {}
+        memos.append(memo)
+        undos.append(_set_attribute(cls, "evolve", _memoised_evolve(cls, slow, memo)))
+
+    def undo() -> None:
+        for each in undos:
+            each()
+        for memo in memos:
+            memo.clear()
+
+    return undo
+
+
+def _memoised_evolve(cls: Any, slow: Callable[..., Any],
+                     memo: dict[tuple[int, ...], tuple[Any, Any]]) -> Callable[..., Any]:
+    def evolve(self: Any, **changes: Any) -> Any:
+        # The new validator is a function of its class and of the five fields it is
+        # built from; only the common shape (schema and resolver changed, no legacy
+        # RefResolver, whose scope stack is state) is memoised.
+        if (type(self) is not cls or self._ref_resolver is not None
+                or not changes.keys() <= _EVOLVED_FIELDS):
+            return slow(self, **changes)
+        schema = changes.get("schema", self.schema)
+        resolver = changes.get("_resolver", self._resolver)
+        format_checker = self.format_checker
+        registry = self._registry
+        key = (id(schema), id(resolver), id(format_checker), id(registry))
+        hit = memo.get(key)
+        if hit is not None:
+            return hit[1]
+        evolved = slow(self, **changes)
+        memo[key] = ((schema, resolver, format_checker, registry), evolved)
+        return evolved
+
+    return evolve
+
+
+PATCHES: tuple[Patch, ...] = (
+    Patch("subscriptable", {"pathable": "0.6.0"}, _install_subscriptable),
+    Patch("metaschema-validator",
+          {"openapi-schema-validator": "0.9.0", "jsonschema": "4.26.0"},
+          _install_metaschema_validator),
+    Patch("reference-lookup", {"referencing": "0.37.0"}, _install_reference_lookup),
+    # Without the lookup memo every resolver is new: this memo would only grow.
+    Patch("metaschema-evolve", {"jsonschema": "4.26.0"}, _install_metaschema_evolve,
+          needs=("reference-lookup",)),
+)
