@@ -1,0 +1,196 @@
+"""The validator speedups change no verdict: the same problems, in the same order.
+
+Every document is validated twice in this process, without the patches of
+generator/load/validator_speedups.py and with them, and every problem (not only the
+first 20 that toolcat reports) is compared, together with the validator's own error
+fields. A probe checks which library functions are patched while each run
+validates, so a run that silently lost its patches (or kept them) fails instead of
+comparing the slow path with itself.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Generator, Iterator
+from typing import Any
+
+import pytest
+from corpus.docs import BROKEN, DOCUMENTS, VALIDATOR_REJECTS, path_of
+from jsonschema.validators import Draft4Validator, Draft202012Validator
+from openapi_schema_validator import OAS30Validator, OAS31Validator, OAS32Validator
+from pathable.accessors import SubscriptableAccessor
+from referencing._core import Resolver
+
+from generator.errors import ToolcatError
+from generator.load import validate, validator_speedups
+from generator.load.bundle import bundle
+
+ALL = tuple(p.name for p in validator_speedups.PATCHES)
+
+# What each patch replaces, as found before any test ran.
+TARGETS: dict[str, tuple[tuple[type, str], ...]] = {
+    "subscriptable": ((SubscriptableAccessor, "_get_subnode"),),
+    "metaschema-validator": tuple((c, "check_schema") for c in
+                                  (OAS30Validator, OAS31Validator, OAS32Validator)),
+    "reference-lookup": ((Resolver, "lookup"),),
+    "metaschema-evolve": ((Draft4Validator, "evolve"), (Draft202012Validator, "evolve")),
+}
+ORIGINAL = {(owner, name): owner.__dict__[name]
+            for targets in TARGETS.values() for owner, name in targets}
+
+
+def patched_now() -> set[str]:
+    """Names of the patches whose target is replaced at this moment."""
+    return {patch for patch, targets in TARGETS.items()
+            if any(owner.__dict__[name] is not ORIGINAL[owner, name]
+                   for owner, name in targets)}
+
+
+Record = tuple[Any, ...]
+
+
+def run(document: dict[str, Any], file: str, fast: bool,
+        monkeypatch: pytest.MonkeyPatch) -> tuple[set[str], list[Record]]:
+    """(patches seen while validating, every problem with the error it came from)."""
+    seen: list[set[str]] = []
+    raw: list[Record] = []
+    errors, problem = validate._errors, validate._problem
+
+    def probed(doc: dict[str, Any]) -> Generator[Any, None, None]:
+        seen.append(patched_now())
+        yield from errors(doc)
+
+    def recorded(err: Any, doc: dict[str, Any], name: str) -> Any:
+        raw.append((type(err).__name__, str(getattr(err, "message", err)),
+                    list(getattr(err, "absolute_path", [])),
+                    list(getattr(err, "schema_path", [])), getattr(err, "validator", None)))
+        return problem(err, doc, name)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(validate, "_errors", probed)
+        patch.setattr(validate, "_problem", recorded)
+        problems = validate._problems(document, file, None, fast=fast)
+    assert patched_now() == set(), "a patch outlived validation"
+    assert len(seen) == 1
+    records: list[Record] = [(p.location, p.message, p.fix) for p in problems]
+    records += [("raw", *r) for r in raw]
+    return seen[0], records
+
+
+def assert_same(name: str, document: dict[str, Any],
+                monkeypatch: pytest.MonkeyPatch) -> list[Record]:
+    slow_patches, slow = run(copy.deepcopy(document), name, False, monkeypatch)
+    fast_patches, fast = run(document, name, True, monkeypatch)
+    assert slow_patches == set(), f"the slow run was patched: {slow_patches}"
+    assert fast_patches == set(ALL), f"the fast run lacked {set(ALL) - fast_patches}"
+    for i, (before, after) in enumerate(zip(slow, fast, strict=False)):
+        assert before == after, (f"{name}: record {i} differs\n  without speedups: "
+                                 f"{before}\n  with speedups:    {after}")
+    assert len(slow) == len(fast), (f"{name}: {len(slow)} records without speedups, "
+                                    f"{len(fast)} with; first extra: "
+                                    f"{(slow + fast)[min(len(slow), len(fast))]}")
+    return fast
+
+
+@pytest.mark.parametrize("doc", DOCUMENTS)
+def test_corpus_document_same_problems(doc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = path_of(doc)
+    if not path.exists():
+        pytest.skip(f"shared test data absent: {path}")
+    records = assert_same(doc, bundle(path).document, monkeypatch)
+    if doc in VALIDATOR_REJECTS or doc in BROKEN:  # the comparison saw problems
+        assert records, f"{doc}: no problems either way, expected some"
+    if doc in VALIDATOR_REJECTS:
+        assert any(VALIDATOR_REJECTS[doc] in str(r[1]) for r in records), records[:3]
+
+
+def _document(version: str) -> dict[str, Any]:
+    """A small document with a problem of each kind the patched code reaches."""
+    schemas: dict[str, Any] = {
+        "Pet": {"type": "object", "required": ["id", "ghost"],
+                "properties": {"id": {"type": "integer", "default": "one"},
+                               "tags": {"type": "array",
+                                        "items": {"$ref": "#/components/schemas/Tag"}},
+                               "kind": {"type": "strin"}}},
+        "Tag": {"allOf": [{"$ref": "#/components/schemas/Named"},
+                          {"type": "object", "required": ["extra"]}]},
+        "Named": {"type": "object", "properties": {"name": {"type": "string", "minLength": -1}}},
+        "Odd": {"anyOf": [{"type": "string"}, {"enum": "not-a-list"}], "not": {"type": 3}},
+    }
+    param = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+    operation = {"parameters": [param, param],
+                 "responses": {"200": {"description": "ok", "content": {"application/json": {
+                     "schema": {"$ref": "#/components/schemas/Pet"}}}}}}
+    document: dict[str, Any] = {
+        "openapi": version, "info": {"title": "t", "version": "1"},
+        "paths": {"/pets/{id}": {"get": operation}, "/x/{y}": {"get": {
+            "responses": {"200": {"description": "ok"}}}}},
+        "components": {"schemas": schemas},
+    }
+    if version.startswith("3.1"):
+        schemas["Odd"]["$defs"] = {"local": {"type": ["string", 7]}}
+        schemas["Pet"]["properties"]["self"] = {"$ref": "#/components/schemas/Pet"}
+    return document
+
+
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_small_document_same_problems(version: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    records = assert_same(version, _document(version), monkeypatch)
+    messages = [r[1] for r in records if r[0] != "raw"]
+    assert any("Duplicate parameter" in m for m in messages), messages
+    assert len(messages) >= 2, messages
+
+
+def test_validate_document_runs_patched(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[set[str]] = []
+    errors = validate._errors
+
+    def probed(doc: dict[str, Any]) -> Iterator[Any]:
+        seen.append(patched_now())
+        yield from errors(doc)
+
+    monkeypatch.setattr(validate, "_errors", probed)
+    with pytest.raises(ToolcatError):
+        validate.validate_document(_document("3.0.3"), "spec.json")
+    assert seen == [set(ALL)]
+    assert patched_now() == set()
+
+
+def _versions(wrong: set[str]) -> Callable[[str], str | None]:
+    real = validator_speedups.installed_version
+
+    def version(distribution: str) -> str | None:
+        return "0.0.0" if distribution in wrong else real(distribution)
+
+    return version
+
+
+@pytest.mark.parametrize(("wrong", "skipped"), [
+    ({"pathable"}, {"subscriptable"}),
+    ({"openapi-schema-validator"}, {"metaschema-validator"}),
+    ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve"}),
+    ({"referencing"}, {"reference-lookup", "metaschema-evolve"}),
+    ({"pathable", "openapi-schema-validator", "jsonschema", "referencing"}, set(ALL)),
+])
+def test_other_versions_skip_their_patches(wrong: set[str], skipped: set[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A patch written for other versions is not installed; the verdict is unchanged."""
+    monkeypatch.setattr(validator_speedups, "installed_version", _versions(wrong))
+    with validator_speedups.speedups() as applied:
+        assert set(applied) == set(ALL) - skipped
+        assert patched_now() == set(ALL) - skipped
+    monkeypatch.undo()
+    document = _document("3.1.0")
+    expected = run(copy.deepcopy(document), "spec", False, monkeypatch)[1]
+    monkeypatch.setattr(validator_speedups, "installed_version", _versions(wrong))
+    seen, records = run(document, "spec", True, monkeypatch)
+    assert seen == set(ALL) - skipped
+    assert records == expected
+
+
+def test_unexpected_code_skips_the_patch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A target that is not the function the patch was written for stays as it is."""
+    monkeypatch.setattr(OAS30Validator, "check_schema", classmethod(lambda cls, schema: None))
+    with validator_speedups.speedups() as applied:
+        assert "metaschema-validator" not in applied
+        assert "subscriptable" in applied
