@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from corpus.docs import BROKEN, DOCUMENTS, VALIDATOR_REJECTS, path_of
 from jsonschema.validators import Draft4Validator, Draft202012Validator
+from jsonschema_path.caches import FullPathResolvedCache
 from openapi_schema_validator import OAS30Validator, OAS31Validator, OAS32Validator
 from pathable.accessors import SubscriptableAccessor
 from referencing._core import Resolver
@@ -30,6 +31,7 @@ ALL = tuple(p.name for p in validator_speedups.PATCHES)
 # What each patch replaces, as found before any test ran.
 TARGETS: dict[str, tuple[tuple[type, str], ...]] = {
     "subscriptable": ((SubscriptableAccessor, "_get_subnode"),),
+    "resolved-cache-get": ((FullPathResolvedCache, "get"),),
     "metaschema-validator": tuple((c, "check_schema") for c in
                                   (OAS30Validator, OAS31Validator, OAS32Validator)),
     "reference-lookup": ((Resolver, "lookup"),),
@@ -130,12 +132,34 @@ def _document(version: str) -> dict[str, Any]:
     if version.startswith("3.1"):
         schemas["Odd"]["$defs"] = {"local": {"type": ["string", 7]}}
         schemas["Pet"]["properties"]["self"] = {"$ref": "#/components/schemas/Pet"}
+        # unevaluatedProperties in the OpenAPI 3.1 vocabulary: "x-ok" is evaluated
+        # through a $ref, "extra" is not.
+        schemas["Tag"]["discriminator"] = {"propertyName": "kind", "x-ok": 1, "extra": 2}
     return document
 
 
-@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def _swagger() -> dict[str, Any]:
+    """Swagger 2.0: definitions named like those of the Draft 4 metaschema that checks them."""
+    param = {"name": "id", "in": "path", "required": True, "type": "integer"}
+    return {
+        "swagger": "2.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/p/{id}": {"get": {"parameters": [param, param], "responses": {
+            "200": {"description": "ok", "schema": {"$ref": "#/definitions/positiveInteger"}},
+            "201": {"description": "ok", "schema": {"$ref": "#/definitions/schemaArray"}}}}}},
+        "definitions": {
+            "positiveInteger": {"type": "string", "maxLength": 3, "minLength": 1},
+            "schemaArray": {"type": "array", "minItems": 1,
+                            "items": {"$ref": "#/definitions/simpleTypes"}},
+            "simpleTypes": {"type": "object", "properties": {
+                "n": {"type": "integer", "minimum": "0"}}},
+        },
+    }
+
+
+@pytest.mark.parametrize("version", ["2.0", "3.0.3", "3.1.0"])
 def test_small_document_same_problems(version: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    records = assert_same(version, _document(version), monkeypatch)
+    document = _swagger() if version == "2.0" else _document(version)
+    records = assert_same(version, document, monkeypatch)
     messages = [r[1] for r in records if r[0] != "raw"]
     assert any("Duplicate parameter" in m for m in messages), messages
     assert len(messages) >= 2, messages
@@ -167,10 +191,12 @@ def _versions(wrong: set[str]) -> Callable[[str], str | None]:
 
 @pytest.mark.parametrize(("wrong", "skipped"), [
     ({"pathable"}, {"subscriptable"}),
+    ({"jsonschema-path"}, {"resolved-cache-get"}),
     ({"openapi-schema-validator"}, {"metaschema-validator"}),
     ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve"}),
     ({"referencing"}, {"reference-lookup", "metaschema-evolve"}),
-    ({"pathable", "openapi-schema-validator", "jsonschema", "referencing"}, set(ALL)),
+    ({"pathable", "jsonschema-path", "openapi-schema-validator", "jsonschema", "referencing"},
+     set(ALL)),
 ])
 def test_other_versions_skip_their_patches(wrong: set[str], skipped: set[str],
                                            monkeypatch: pytest.MonkeyPatch) -> None:
@@ -194,3 +220,56 @@ def test_unexpected_code_skips_the_patch(monkeypatch: pytest.MonkeyPatch) -> Non
     with validator_speedups.speedups() as applied:
         assert "metaschema-validator" not in applied
         assert "subscriptable" in applied
+
+
+def _outcome(call: Callable[[], Any]) -> tuple[str, Any]:
+    try:
+        value = call()
+    except Exception as exc:
+        return type(exc).__name__, exc.args
+    return "value", value
+
+
+class _Mapping:
+    """Not a builtin: the patch asks the Protocol, as pathable does."""
+
+    def __contains__(self, key: object) -> bool:
+        return key == "a"
+
+    def __getitem__(self, key: str) -> int:
+        return {"a": 1}[key]
+
+    def __len__(self) -> int:
+        return 1
+
+
+def test_subscriptable_step_answers_as_before() -> None:
+    nodes: list[Any] = [{"a": 1, "0": 2}, [10, 20], "text", 0, 7, 1.5, True, False, None,
+                        (1, 2), b"xy", {1, 2}, _Mapping()]
+    parts: list[Any] = ["a", "0", 0, 1, -1, 5, None, "x"]
+    before = [_outcome(lambda n=n, p=p: SubscriptableAccessor._get_subnode(n, p))
+              for n in nodes for p in parts]
+    with validator_speedups.speedups() as applied:
+        assert "subscriptable" in applied
+        after = [_outcome(lambda n=n, p=p: SubscriptableAccessor._get_subnode(n, p))
+                 for n in nodes for p in parts]
+    assert after == before
+
+
+def test_resolved_cache_answers_as_before() -> None:
+    def replay() -> list[Any]:
+        seen: list[Any] = []
+        for size in (0, 2):
+            cache = FullPathResolvedCache(maxsize=size)
+            for step, parts in enumerate([("a",), ["a"], ("b", 0), ("c",), ("a",),
+                                          ("b", 0), (["unhashable"],), ("d",), ("a",)]):
+                seen.append(cache.get(parts))
+                if step % 2 == 0:
+                    cache.set(parts, step)
+                seen.append(list(cache._cache.items()))
+        return seen
+
+    before = replay()
+    with validator_speedups.speedups() as applied:
+        assert "resolved-cache-get" in applied
+        assert replay() == before
