@@ -28,7 +28,7 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict generated
 
 bench: $(STAMP)
-	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench.py --scaling
 
 clean:
 	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache

@@ -237,6 +237,41 @@ def table(rows: list[Row], runs: int) -> str:
     return "\n".join([*lines, legend, *(["", "Failures:", *notes] if notes else [])])
 
 
+def scaling(spec: Path, runs: int, work: Path, timeout: float, exe: list[str]) -> str:
+    """generate and check on the first quarter, half, three quarters and all of the paths.
+
+    Everything else (components above all) stays whole, so what grows is the number
+    of operations; a cost linear in operations shows as a steady time per operation
+    added.
+    """
+    document = orjson.loads(spec.read_bytes())
+    paths = list(document.get("paths", {}).items())
+    rows = []
+    for quarter in (1, 2, 3, 4):
+        folder = work / f"scaling-{quarter}"
+        folder.mkdir()
+        part = folder / spec.name
+        part.write_bytes(orjson.dumps({**document,
+                                       "paths": dict(paths[:len(paths) * quarter // 4])}))
+        print(f"scaling: {quarter}/4 of the paths ...", file=sys.stderr, flush=True)
+        row = Row(f"{quarter}/4 of the paths", part)
+        bench(row, runs, folder, timeout, exe)
+        rows.append(row)
+    lines = ["| paths | operations | generate s | check s, regenerating "
+             "| generate s per 100 more operations |", "|---|---|---|---|---|"]
+    previous: tuple[int, float] | None = None
+    for row in rows:
+        ops = int(row.operations.split()[0].replace(",", ""))
+        gen = statistics.median(r.wall for r in row.generate)
+        step = "-"
+        if previous is not None and ops > previous[0]:
+            step = f"{(gen - previous[1]) * 100 / (ops - previous[0]):.2f}"
+        previous = (ops, gen)
+        regen = _seconds(row.check_regen)[0]
+        lines.append(f"| {row.label} | {ops:,} | {gen:.2f} | {regen} | {step} |")
+    return (f"\nScaling on {spec.name} (median of {runs}):\n\n" + "\n".join(lines))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
@@ -244,12 +279,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement (3)")
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds before one run is killed (600)")
+    parser.add_argument("--scaling", action="store_true",
+                        help="also measure generate on growing shares of the GitHub paths")
     parser.add_argument("--toolcat", default=None, metavar="COMMAND",
                         help="the command to measure (default: the toolcat beside python)")
     args = parser.parse_args(argv)
     chosen = [(label, path) for label, path in documents()
               if not args.only or any(name in label for name in args.only)]
-    if not chosen:
+    if not chosen and not args.scaling:
         print("no document matches --only", file=sys.stderr)
         return 2
     rows = []
@@ -265,7 +302,11 @@ def main(argv: list[str] | None = None) -> int:
             bench(row, args.runs, Path(tmp), args.timeout,
                   shlex.split(args.toolcat) if args.toolcat else toolcat())
             rows.append(row)
-    print(table(rows, args.runs))
+        if rows:
+            print(table(rows, args.runs))
+        if args.scaling and fetch_github():
+            print(scaling(GITHUB, args.runs, Path(tmp), args.timeout,
+                          shlex.split(args.toolcat) if args.toolcat else toolcat()))
     return 0
 
 
