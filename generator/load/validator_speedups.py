@@ -28,7 +28,8 @@ so nothing outside validation ever runs patched code.
 
 Memos key on ``id()`` of the objects involved and hold those objects, so an id
 cannot be reused while the memo lives; every memo is dropped when ``speedups()``
-exits.
+exits. Patches are class attributes: validate from one thread at a time (toolcat
+validates in a forked child, or in the main thread where ``fork`` is missing).
 """
 
 from __future__ import annotations
