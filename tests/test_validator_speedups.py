@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from corpus.docs import BROKEN, DOCUMENTS, VALIDATOR_REJECTS, path_of
 from jsonschema.validators import Draft4Validator, Draft202012Validator
-from jsonschema_path.caches import FullPathResolvedCache
 from openapi_schema_validator import OAS30Validator, OAS31Validator, OAS32Validator
 from pathable.accessors import SubscriptableAccessor
 from referencing._core import Resolver
@@ -31,7 +30,6 @@ ALL = tuple(p.name for p in validator_speedups.PATCHES)
 # What each patch replaces, as found before any test ran.
 TARGETS: dict[str, tuple[tuple[type, str], ...]] = {
     "subscriptable": ((SubscriptableAccessor, "_get_subnode"),),
-    "resolved-cache-get": ((FullPathResolvedCache, "get"),),
     "metaschema-validator": tuple((c, "check_schema") for c in
                                   (OAS30Validator, OAS31Validator, OAS32Validator)),
     "reference-lookup": ((Resolver, "lookup"),),
@@ -191,12 +189,10 @@ def _versions(wrong: set[str]) -> Callable[[str], str | None]:
 
 @pytest.mark.parametrize(("wrong", "skipped"), [
     ({"pathable"}, {"subscriptable"}),
-    ({"jsonschema-path"}, {"resolved-cache-get"}),
     ({"openapi-schema-validator"}, {"metaschema-validator"}),
     ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve"}),
     ({"referencing"}, {"reference-lookup", "metaschema-evolve"}),
-    ({"pathable", "jsonschema-path", "openapi-schema-validator", "jsonschema", "referencing"},
-     set(ALL)),
+    ({"pathable", "openapi-schema-validator", "jsonschema", "referencing"}, set(ALL)),
 ])
 def test_other_versions_skip_their_patches(wrong: set[str], skipped: set[str],
                                            monkeypatch: pytest.MonkeyPatch) -> None:
@@ -254,22 +250,3 @@ def test_subscriptable_step_answers_as_before() -> None:
         after = [_outcome(lambda n=n, p=p: SubscriptableAccessor._get_subnode(n, p))
                  for n in nodes for p in parts]
     assert after == before
-
-
-def test_resolved_cache_answers_as_before() -> None:
-    def replay() -> list[Any]:
-        seen: list[Any] = []
-        for size in (0, 2):
-            cache = FullPathResolvedCache(maxsize=size)
-            for step, parts in enumerate([("a",), ["a"], ("b", 0), ("c",), ("a",),
-                                          ("b", 0), (["unhashable"],), ("d",), ("a",)]):
-                seen.append(cache.get(parts))
-                if step % 2 == 0:
-                    cache.set(parts, step)
-                seen.append(list(cache._cache.items()))
-        return seen
-
-    before = replay()
-    with validator_speedups.speedups() as applied:
-        assert "resolved-cache-get" in applied
-        assert replay() == before

@@ -11,8 +11,6 @@ so nothing outside validation ever runs patched code.
   runtime-checkable Protocol (slow on Python 3.11), at every step of every path. For
   the exact types JSON and YAML data is made of the answer depends only on the type,
   so it is asked once per type when the patch is installed.
-* ``resolved-cache-get``: jsonschema-path's resolved-path cache is read ~40 times
-  per schema; its ``get`` hashes each key twice through a helper. Same lookup, once.
 * ``metaschema-validator``: each schema of the document is checked against the
   dialect's metaschema by a metaschema validator built anew for it (a new registry
   and resolver each time). One validator per (class, format checker) gives the same
@@ -119,34 +117,6 @@ def _install_subscriptable() -> Undo | None:
         return slow(cls, node, part)
 
     return _set_attribute(SubscriptableAccessor, "_get_subnode", classmethod(_get_subnode))
-
-
-# --- resolved-cache-get ----------------------------------------------------------
-
-def _install_resolved_cache_get() -> Undo | None:
-    from jsonschema_path.caches import FullPathResolvedCache  # noqa: PLC0415
-
-    if not (callable(FullPathResolvedCache.__dict__.get("get"))
-            and callable(FullPathResolvedCache.__dict__.get("_make_key"))):
-        return None
-
-    def get(self: Any, parts: Any) -> Any:
-        # FullPathResolvedCache.get without the _make_key call and its extra hash():
-        # an unhashable key makes dict.get raise the TypeError _make_key caught.
-        if self._maxsize <= 0:
-            return None
-        key = parts if type(parts) is tuple else tuple(parts)
-        cache = self._cache
-        try:
-            cached = cache.get(key)
-        except TypeError:
-            return None
-        if cached is None:
-            return None
-        cache.move_to_end(key)
-        return cached
-
-    return _set_attribute(FullPathResolvedCache, "get", get)
 
 
 # --- metaschema-validator --------------------------------------------------------
@@ -282,7 +252,6 @@ def _memoised_evolve(cls: Any, slow: Callable[..., Any],
 
 PATCHES: tuple[Patch, ...] = (
     Patch("subscriptable", {"pathable": "0.6.0"}, _install_subscriptable),
-    Patch("resolved-cache-get", {"jsonschema-path": "0.5.0"}, _install_resolved_cache_get),
     Patch("metaschema-validator",
           {"openapi-schema-validator": "0.9.0", "jsonschema": "4.26.0"},
           _install_metaschema_validator),
