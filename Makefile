@@ -30,5 +30,10 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py --scaling
 
+# FastMCP beside toolcat; FastMCP lives in its own venv under .bench/, never in .venv.
+.PHONY: bench-peers
+bench-peers: $(STAMP)
+	$(BIN)/python scripts/bench_peers.py
+
 clean:
 	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache
