@@ -86,9 +86,10 @@ def assert_same(name: str, document: dict[str, Any],
     for i, (before, after) in enumerate(zip(slow, fast, strict=False)):
         assert before == after, (f"{name}: record {i} differs\n  without speedups: "
                                  f"{before}\n  with speedups:    {after}")
+    longer = slow if len(slow) > len(fast) else fast
     assert len(slow) == len(fast), (f"{name}: {len(slow)} records without speedups, "
                                     f"{len(fast)} with; first extra: "
-                                    f"{(slow + fast)[min(len(slow), len(fast))]}")
+                                    f"{longer[min(len(slow), len(fast))]}")
     return fast
 
 
