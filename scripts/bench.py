@@ -26,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -272,17 +273,34 @@ def scaling(spec: Path, runs: int, work: Path, timeout: float, exe: list[str]) -
     return (f"\nScaling on {spec.name} (median of {runs}):\n\n" + "\n".join(lines))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def available(chosen: list[tuple[str, Path]]) -> Iterator[tuple[str, Path]]:
+    """The chosen documents that are here (fetching GitHub's), announcing each."""
+    for label, path in chosen:
+        if path == GITHUB and not fetch_github():
+            continue
+        if not path.is_file():
+            print(f"note: {path} not found; skipped", file=sys.stderr)
+            continue
+        print(f"{label} ...", file=sys.stderr, flush=True)
+        yield label, path
+
+
+def common_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every benchmark script here takes."""
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="measure only documents whose label contains NAME (repeatable)")
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement (3)")
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds before one run is killed (600)")
-    parser.add_argument("--scaling", action="store_true",
-                        help="also measure generate on growing shares of the GitHub paths")
     parser.add_argument("--toolcat", default=None, metavar="COMMAND",
                         help="the command to measure (default: the toolcat beside python)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    common_arguments(parser)
+    parser.add_argument("--scaling", action="store_true",
+                        help="also measure generate on growing shares of the GitHub paths")
     args = parser.parse_args(argv)
     chosen = [(label, path) for label, path in documents()
               if not args.only or any(name in label for name in args.only)]
@@ -291,13 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = []
     with tempfile.TemporaryDirectory(prefix="toolcat-bench-") as tmp:
-        for label, path in chosen:
-            if path == GITHUB and not fetch_github():
-                continue
-            if not path.is_file():
-                print(f"note: {path} not found; skipped", file=sys.stderr)
-                continue
-            print(f"{label} ...", file=sys.stderr, flush=True)
+        for label, path in available(chosen):
             row = Row(label, path)
             bench(row, args.runs, Path(tmp), args.timeout,
                   shlex.split(args.toolcat) if args.toolcat else toolcat())

@@ -36,11 +36,11 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench.py sits beside us
 from bench import (
-    GITHUB,
     REPO,
     Run,
+    available,
+    common_arguments,
     documents,
-    fetch_github,
     measure,
     toolcat,
 )
@@ -287,17 +287,11 @@ def table(rows: list[Row], runs: int, timeout: float, versions: dict[str, str]) 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", action="append", default=[], metavar="NAME",
-                        help="measure only documents whose label contains NAME (repeatable)")
-    parser.add_argument("--runs", type=int, default=3, help="runs per measurement (3)")
-    parser.add_argument("--timeout", type=float, default=600.0,
-                        help="seconds before one run is killed (600)")
+    common_arguments(parser)
     parser.add_argument("--toolcat-only", action="store_true",
                         help="measure toolcat alone: no peers venv, no FastMCP")
     parser.add_argument("--fastmcp-version", default=FASTMCP_VERSION, metavar="VERSION",
                         help=f"the fastmcp to install in the peers venv ({FASTMCP_VERSION})")
-    parser.add_argument("--toolcat", default=None, metavar="COMMAND",
-                        help="the command to measure (default: the toolcat beside python)")
     args = parser.parse_args(argv)
     chosen = [(label, path) for label, path in documents()
               if not args.only or any(name in label for name in args.only)]
@@ -312,13 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     exe = shlex.split(args.toolcat) if args.toolcat else toolcat()
     rows = []
     with tempfile.TemporaryDirectory(prefix="toolcat-bench-peers-") as tmp:
-        for label, path in chosen:
-            if path == GITHUB and not fetch_github():
-                continue
-            if not path.is_file():
-                print(f"note: {path} not found; skipped", file=sys.stderr)
-                continue
-            print(f"{label} ...", file=sys.stderr, flush=True)
+        for label, path in available(chosen):
             row = Row(label, path)
             bench_row(row, args.runs, Path(tmp), args.timeout, exe, python)
             rows.append(row)
