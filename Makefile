@@ -7,10 +7,10 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: regen check test lint bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml .ci/constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c .ci/constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 regen: $(STAMP)
