@@ -11,10 +11,10 @@ import json
 from typing import Any
 
 import pytest
+from helpers.generate import build
+from helpers.paths import ERSATZTV_SCRIPTED, ERSATZTV_V1, EXAMPLE_OUTPUT, ersatztv
 
 from generator.render.catalog import catalog_data
-from tests.helpers.generate import build
-from tests.helpers.paths import ERSATZTV_SCRIPTED, ERSATZTV_V1, EXAMPLE_OUTPUT, ersatztv
 
 mcp_types = pytest.importorskip("mcp.types")
 

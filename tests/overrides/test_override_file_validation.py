@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.errors import ToolcatError
-from tests.overrides.seed import generate, seed_spec
+from overrides.seed import generate, seed_spec
 
 
 def _error(tmp_path: Path, overrides: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from generator.errors import ToolcatError
-from tests.overrides.seed import SEED_OVERRIDES, body_parity, generate, seed_spec, tools_by_name
+from overrides.seed import SEED_OVERRIDES, body_parity, generate, seed_spec, tools_by_name
 
 TOOL_FOR = {"createChannel": "seed_create_channel", "updateChannel": "seed_update_channel",
             "createSchedule": "seed_create_schedule", "updateSchedule": "seed_update_schedule"}
