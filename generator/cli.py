@@ -125,10 +125,10 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
             continue
         stale = True
         click.echo(f"{target.name}: STALE in {target.output}")
-        on_disk = target.output / CATALOG_FILE
+        committed = target.output / CATALOG_FILE
         from generator.diff.report import stale_summary  # noqa: PLC0415 - only when stale
 
-        click.echo(stale_summary(on_disk.read_bytes() if on_disk.is_file() else None,
+        click.echo(stale_summary(committed.read_bytes() if committed.is_file() else None,
                                  files[CATALOG_FILE]), nl=False)
         for diff in differences:
             click.echo(f"  {diff.kind}: {diff.path}")
