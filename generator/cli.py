@@ -19,7 +19,7 @@ import click
 from generator.config import DEFAULT_CONFIG, Target, load_config, select
 from generator.errors import ToolcatError
 from generator.load.cache import fresh_outputs, remember_outputs
-from generator.output.files import RECORD_FILE, compare, on_disk, write_catalog
+from generator.output.files import RECORD_FILE, Files, compare, on_disk, write_catalog
 from generator.output.record import confirmed, make_record
 
 OK, STALE, ERROR = 0, 1, 2
@@ -106,7 +106,8 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
     """Regenerate in memory and compare with disk; exit 1 if anything differs."""
     stale = False
     for target in _targets(name or name_opt, config, spec, out, prefix):
-        tools = _unchanged(target)
+        current = on_disk(target.output)
+        tools = _unchanged(target, current)
         if tools is not None:
             click.echo(f"{target.name}: up to date ({tools} tools)")
             continue
@@ -118,7 +119,7 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
 
         built = build(target, previous_verdict(target.output), render=True)
         catalog, files = built.catalog, built.files or {}
-        differences = compare(target.output, files)
+        differences = compare(target.output, files, current)
         if not differences:
             remember_outputs(target, files, len(catalog.tools))
             click.echo(f"{target.name}: up to date ({len(catalog.tools)} tools)")
@@ -142,10 +143,11 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
         sys.exit(STALE)
 
 
-def _unchanged(target: Target) -> int | None:
-    """The tool count, when the folder's record (else the local cache) vouches for it."""
-    tools = confirmed(target, on_disk(target.output))
-    return tools if tools is not None else fresh_outputs(target)
+def _unchanged(target: Target, current: Files) -> int | None:
+    """The tool count, when the folder's record (else the local cache) vouches for
+    ``current``, the folder's files."""
+    tools = confirmed(target, current)
+    return tools if tools is not None else fresh_outputs(target, current)
 
 
 def main() -> None:

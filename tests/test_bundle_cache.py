@@ -17,7 +17,7 @@ from generator.config import Target
 from generator.load import cache
 from generator.load.bundle import Bundle, bundle
 from generator.load.cache import cached_bundle
-from generator.output.files import write_catalog
+from generator.output.files import on_disk, write_catalog
 
 
 @pytest.fixture
@@ -150,7 +150,7 @@ def target(spec: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Targe
 
 
 def test_unchanged_run_is_known_fresh(target: Target) -> None:
-    assert cache.fresh_outputs(target) == 7
+    assert cache.fresh_outputs(target, on_disk(target.output)) == 7
 
 
 @pytest.mark.parametrize("change", ["edited output", "extra output", "missing output",
@@ -177,7 +177,8 @@ def test_any_change_means_not_known(target: Target, change: str,
         monkeypatch.setattr(cache, "environment_digest", lambda: "another toolcat")
     elif change == "off":
         monkeypatch.setenv("TOOLCAT_CACHE", "off")
-    assert cache.fresh_outputs(target) is None, f"{change}: still reported fresh"
+    fresh = cache.fresh_outputs(target, on_disk(target.output))
+    assert fresh is None, f"{change}: still reported fresh"
 
 
 def test_nothing_remembered_without_a_bundle_of_this_process(
@@ -186,4 +187,4 @@ def test_nothing_remembered_without_a_bundle_of_this_process(
         entry.unlink()
     monkeypatch.setattr(cache, "_last_files", {})
     cache.remember_outputs(target, OUTPUT, 7)
-    assert cache.fresh_outputs(target) is None
+    assert cache.fresh_outputs(target, on_disk(target.output)) is None

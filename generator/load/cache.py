@@ -45,7 +45,7 @@ import yaml
 
 from generator.identity import files_digest
 from generator.load.bundle import Bundle
-from generator.output.files import Files, on_disk
+from generator.output.files import Files
 
 if TYPE_CHECKING:
     from generator.config import Target
@@ -131,8 +131,8 @@ def _outputs_key(target: Target) -> tuple[Path, bytes, str]:
     return root, data, _sha256("\0".join(parts).encode())
 
 
-def fresh_outputs(target: Target) -> int | None:
-    """The tool count, when the folder on disk is exactly what a run would produce."""
+def fresh_outputs(target: Target, current_files: Files) -> int | None:
+    """The tool count, when ``current_files`` (the folder) are what a run would produce."""
     folder = cache_dir()
     if folder is None:
         return None
@@ -144,7 +144,7 @@ def fresh_outputs(target: Target) -> int | None:
         listed, outputs, tools = found
         if _verified(listed, root, data) is None:
             return None
-        current = {rel: _sha256(blob) for rel, blob in on_disk(target.output).items()}
+        current = {rel: _sha256(blob) for rel, blob in current_files.items()}
     except (OSError, ValueError, TypeError):
         return None
     return int(tools) if current == outputs else None

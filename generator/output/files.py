@@ -85,8 +85,9 @@ class Difference:
     diff: str
 
 
-def compare(out: Path, files: Files) -> list[Difference]:
-    current = on_disk(out)
+def compare(out: Path, files: Files, current: Files | None = None) -> list[Difference]:
+    """How ``files`` differ from the folder (``current``: its files, if already read)."""
+    current = on_disk(out) if current is None else current
     found = []
     for rel in sorted(set(files) | set(current)):
         want, have = files.get(rel), current.get(rel)
