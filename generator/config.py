@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pydantic
 
-from generator.checked_yaml import parse_model, read_yaml
 from generator.errors import fail, nearest
 from generator.model.naming import MAX_NAME
+from generator.parse.checked_yaml import parse_model, read_yaml
 
 DEFAULT_CONFIG = Path("specs/toolcat.yaml")
 NAME_PATTERN = r"^[a-z][a-z0-9_]*$"

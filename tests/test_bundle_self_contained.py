@@ -17,7 +17,7 @@ from corpus.docs import DOCUMENTS, path_of
 
 import generator.load.bundle as bundle_module
 from generator.load.bundle import bundle
-from generator.load.reader import read_document
+from generator.parse.reader import read_document
 
 
 def _walked(path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:

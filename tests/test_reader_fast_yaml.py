@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from generator.errors import ToolcatError, fail
-from generator.load import reader, yaml_build
+from generator.parse import reader, yaml_build
 
 # --- The oracle: reader.py's YAML read before it was made fast ------------------
 

@@ -19,7 +19,7 @@ import pytest
 from corpus.build import generate, real_catalog, tool, write_spec
 
 from generator.errors import ToolcatError
-from generator.load.reader import read_document
+from generator.parse.reader import read_document
 
 YAML = """\
 openapi: 3.0.3

@@ -36,7 +36,7 @@ from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 from urllib.request import url2pathname
 
 from generator.errors import escape_token, fail, pointer, split_pointer
-from generator.load.reader import read_document
+from generator.parse.reader import read_document
 
 # Keys whose value is one schema / a map of schemas / a list of schemas.
 SCHEMA_ONE = frozenset({

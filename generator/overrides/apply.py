@@ -7,7 +7,6 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from generator.checked_yaml import Lines, line_of
 from generator.errors import Problem, ToolcatError, nearest
 from generator.model.arguments import IF_MATCH
 from generator.model.operations import Operation
@@ -19,6 +18,7 @@ from generator.overrides.semantics import (
     IF_MATCH_DESCRIPTION,
     SENTENCES,
 )
+from generator.parse.checked_yaml import Lines, line_of
 
 Draft = tuple[Operation, Tool]
 

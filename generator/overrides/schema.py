@@ -8,7 +8,7 @@ from typing import Literal
 
 import pydantic
 
-from generator.checked_yaml import Lines, parse_model, read_yaml
+from generator.parse.checked_yaml import Lines, parse_model, read_yaml
 
 Strict = pydantic.ConfigDict(extra="forbid", frozen=True)
 ToolNameStr = pydantic.constr(pattern=r"^[A-Za-z0-9_-]{1,64}$")

@@ -33,7 +33,7 @@ import yaml
 from yaml.nodes import ScalarNode, SequenceNode
 
 from generator.errors import fail
-from generator.load.yaml_build import build
+from generator.parse.yaml_build import build
 
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -13,7 +13,7 @@ import pydantic
 import yaml
 
 from generator.errors import Problem, ToolcatError, fail, nearest
-from generator.load.reader import parse_bytes
+from generator.parse.reader import parse_bytes
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 Lines = dict[tuple[str | int, ...], int]
