@@ -22,7 +22,7 @@ from generator.jsonio import loads
 from generator.load.bundle import bundle
 from generator.load.cache import cached_bundle
 from generator.load.swagger2 import convert
-from generator.load.validate import validate_in_background, validator_id
+from generator.load.validation.validate import validate_in_background, validator_id
 from generator.model.build import check_names, draft_tools
 from generator.model.types import Catalog, Source
 from generator.normalise.defs import Definitions

@@ -18,7 +18,7 @@ from generator.diff.classify import CatalogDiff, Change, diff_catalogs
 from generator.diff.load import CatalogView, parse_catalog
 from generator.diff.report import render_markdown, render_text
 from generator.load.bundle import bundle
-from generator.load.validate import validator_id
+from generator.load.validation.validate import validator_id
 from generator.pipeline import build_catalog, spec_digest
 from generator.render.catalog import render_catalog
 

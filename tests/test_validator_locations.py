@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from generator.errors import ToolcatError
-from generator.load.validate import validate_document
+from generator.load.validation.validate import validate_document
 
 BASE: dict[str, Any] = {
     "openapi": "3.0.3",

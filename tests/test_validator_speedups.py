@@ -1,7 +1,7 @@
 """The validator speedups change no verdict: the same problems, in the same order.
 
 Every document is validated twice in this process, without the patches of
-generator/load/validator_speedups.py and with them, and every problem (not only the
+generator/load/validation/speedups.py and with them, and every problem (not only the
 first 20 that toolcat reports) is compared, together with the validator's own error
 fields. A probe checks which library functions are patched while each run
 validates, so a run that silently lost its patches (or kept them) fails instead of
@@ -22,8 +22,9 @@ from pathable.accessors import SubscriptableAccessor
 from referencing._core import Resolver
 
 from generator.errors import ToolcatError
-from generator.load import validate, validator_speedups
 from generator.load.bundle import bundle
+from generator.load.validation import speedups as validator_speedups
+from generator.load.validation import validate
 
 ALL = tuple(p.name for p in validator_speedups.PATCHES)
 

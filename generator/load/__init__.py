@@ -1,1 +1,2 @@
-"""Stage 1: read files, bundle relative-file ``$ref``s into one document, validate."""
+"""Stage 1: bundle relative-file ``$ref``s into one document (read by generator/parse),
+convert Swagger 2.0, validate (generator/load/validation)."""

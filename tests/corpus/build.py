@@ -18,7 +18,7 @@ import yaml
 
 from generator.config import Target
 from generator.load.bundle import bundle
-from generator.load.validate import validator_id
+from generator.load.validation.validate import validator_id
 from generator.pipeline import CATALOG_FILE, build_catalog, render_files, spec_digest
 
 from .docs import SHARED

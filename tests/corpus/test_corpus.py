@@ -30,7 +30,7 @@ from generator.config import Target
 from generator.errors import ToolcatError
 from generator.load.bundle import bundle
 from generator.load.swagger2 import convert
-from generator.load.validate import validate_document, validator_id
+from generator.load.validation.validate import validate_document, validator_id
 from generator.pipeline import CATALOG_FILE, build_catalog, render_files, spec_digest
 
 from .docs import (

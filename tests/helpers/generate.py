@@ -9,7 +9,7 @@ from pathlib import Path
 
 from generator.config import Target, load_config, select
 from generator.load.bundle import bundle
-from generator.load.validate import validator_id
+from generator.load.validation.validate import validator_id
 from generator.model.types import Catalog
 from generator.output.files import Files
 from generator.pipeline import build_catalog, render_files, spec_digest

@@ -15,8 +15,8 @@ from importlib.metadata import version
 from typing import Any
 
 from generator.errors import Problem, ToolcatError, pointer
-from generator.load.locate import locate
-from generator.load.validator_speedups import speedups
+from generator.load.validation.locate import locate
+from generator.load.validation.speedups import speedups
 
 MAX_REPORTED = 20
 RESOLVED_CACHE = 4096
