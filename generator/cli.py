@@ -16,11 +16,9 @@ from typing import Any, TypeVar
 
 import click
 
+from generator import flows
 from generator.config import DEFAULT_CONFIG, Target, load_config, select
 from generator.errors import ToolcatError
-from generator.load.cache import fresh_outputs, remember_outputs
-from generator.output.files import RECORD_FILE, Files, compare, on_disk, write_catalog
-from generator.output.record import confirmed, make_record
 
 OK, STALE, ERROR = 0, 1, 2
 
@@ -86,16 +84,9 @@ def cli() -> None:
 def generate(name: str | None, config: Path, spec: Path | None, out: Path | None,
              prefix: str, name_opt: str | None) -> None:
     """Generate every catalog in the config, or the one named."""
-    from generator.pipeline import build  # noqa: PLC0415
-
     for target in _targets(name or name_opt, config, spec, out, prefix):
-        built = build(target, render=True)
-        catalog, files = built.catalog, built.files or {}
-        record = make_record(target, built.read, files, len(catalog.tools))
-        write_catalog(target.output, {**files, RECORD_FILE: record})
-        remember_outputs(target, files, len(catalog.tools))
-        size = sum(len(v) for v in files.values())
-        click.echo(f"{target.name}: {len(catalog.tools)} tools, {size:,} bytes -> "
+        done = flows.generate(target)
+        click.echo(f"{target.name}: {done.tools} tools, {done.size:,} bytes -> "
                    f"{target.output}")
 
 
@@ -106,34 +97,16 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
     """Regenerate in memory and compare with disk; exit 1 if anything differs."""
     stale = False
     for target in _targets(name or name_opt, config, spec, out, prefix):
-        current = on_disk(target.output)
-        tools = _unchanged(target, current)
-        if tools is not None:
-            click.echo(f"{target.name}: up to date ({tools} tools)")
-            continue
-        from generator.pipeline import (  # noqa: PLC0415 - not needed when fresh
-            CATALOG_FILE,
-            build,
-            previous_verdict,
-        )
-
-        built = build(target, previous_verdict(target.output), render=True)
-        catalog, files = built.catalog, built.files or {}
-        differences = compare(target.output, files, current)
-        if not differences:
-            remember_outputs(target, files, len(catalog.tools))
-            click.echo(f"{target.name}: up to date ({len(catalog.tools)} tools)")
+        checked = flows.check(target)
+        if not checked.stale:
+            click.echo(f"{target.name}: up to date ({checked.tools} tools)")
             continue
         stale = True
         click.echo(f"{target.name}: STALE in {target.output}")
-        committed = target.output / CATALOG_FILE
-        from generator.diff.report import stale_summary  # noqa: PLC0415 - only when stale
-
-        click.echo(stale_summary(committed.read_bytes() if committed.is_file() else None,
-                                 files[CATALOG_FILE]), nl=False)
-        for diff in differences:
+        click.echo(checked.summary, nl=False)
+        for diff in checked.differences:
             click.echo(f"  {diff.kind}: {diff.path}")
-        for diff in differences:
+        for diff in checked.differences:
             click.echo(diff.diff, nl=False)
         fix = (f"toolcat generate {target.name}" if spec is None else
                f"toolcat generate --spec {spec} --out {out} --name {target.name}"
@@ -141,13 +114,6 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
         click.echo(f"fix: run `{fix}` (or `make regen`) and commit the result")
     if stale:
         sys.exit(STALE)
-
-
-def _unchanged(target: Target, current: Files) -> int | None:
-    """The tool count, when the folder's record (else the local cache) vouches for
-    ``current``, the folder's files."""
-    tools = confirmed(target, current)
-    return tools if tools is not None else fresh_outputs(target, current)
 
 
 def main() -> None:

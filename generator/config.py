@@ -17,8 +17,8 @@ from pathlib import Path
 import pydantic
 
 from generator.errors import fail, nearest
-from generator.model.naming import MAX_NAME
 from generator.parse.checked_yaml import parse_model, read_yaml
+from generator.vocab.mcp import MAX_NAME
 
 DEFAULT_CONFIG = Path("specs/toolcat.yaml")
 NAME_PATTERN = r"^[a-z][a-z0-9_]*$"

@@ -11,15 +11,29 @@ import hashlib
 import os
 import re
 import sys
+import sysconfig
 from functools import cache
 from pathlib import Path
-
-from generator.render.template_folder import DEFAULT_TEMPLATES
 
 PACKAGE = Path(__file__).resolve().parent
 DISTRIBUTION = "toolcat"
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _REQUIRES = re.compile(r"^Requires-Dist: *(.*?)\s*$", re.M)
+
+
+def _default_templates() -> Path:
+    """The checkout's templates/, else the copy a wheel installs under share/toolcat/.
+
+    Here rather than beside the jinja2 environment so that digests of toolcat's
+    own files need neither jinja2 nor the render stage.
+    """
+    checkout = PACKAGE.parent / "templates"
+    if checkout.is_dir():
+        return checkout
+    return Path(sysconfig.get_path("data")) / "share" / "toolcat" / "templates"
+
+
+DEFAULT_TEMPLATES = _default_templates()
 
 
 @cache

@@ -2,25 +2,23 @@
 
 Validation is a pure function of the spec's bytes and the validator's version,
 so ``catalog.json`` records both; ``check`` on an unchanged spec trusts the
-recorded verdict instead of validating again (the everyday CI case), and any
-change to either re-validates.
+recorded verdict (generator/output/fresh.py) instead of validating again (the
+everyday CI case), and any change to either re-validates.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.cache.bundles import cached_bundle
 from generator.config import Target
 from generator.errors import fail
-from generator.jsonio import loads
 from generator.load.bundle import bundle
-from generator.load.cache import cached_bundle
 from generator.load.swagger2 import convert
 from generator.load.validation.validate import validate_in_background, validator_id
 from generator.model.build import check_names, draft_tools
@@ -33,10 +31,7 @@ from generator.overrides.schema import read_overrides
 from generator.render.catalog import render_catalog
 from generator.render.python_module import read_previous, render_python
 from generator.render.summary import render_summary
-
-CATALOG_FILE = "catalog.json"
-MODULE_FILE = "__init__.py"
-SUMMARY_FILE = "CATALOG.md"
+from generator.vocab.files import CATALOG_FILE, MODULE_FILE, SUMMARY_FILE
 
 
 @dataclass(frozen=True)
@@ -79,31 +74,12 @@ def load_spec(path: Path, known_valid: str | None = None) -> LoadedSpec:
                       bundled.files)
 
 
-# catalog.json is written with sorted keys and a two-space indent, so its top-level
-# "source" member is the only text that starts a line with exactly '  "source": {'.
-_SOURCE = re.compile(rb'^  "source": (\{.*?^  \})', re.S | re.M)
-
-
-def previous_verdict(output: Path) -> str | None:
-    """'<spec sha> <validator>' recorded by the last generate, if any.
-
-    Read from the "source" member alone: parsing all of a big catalog.json costs
-    more (0.14 s for GitHub's 11 MB) than anything else this needs.
-    """
-    try:
-        data = (output / CATALOG_FILE).read_bytes()
-        match = _SOURCE.search(data)
-        source = loads(match.group(1)) if match else loads(data)["source"]
-        return f"{source['sha256']} {source['validatedWith']}"
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
 @dataclass(frozen=True)
 class Built:
     catalog: Catalog
     read: SpecFiles             # the files the spec was read from (the folder's record)
     files: Files | None         # the rendered folder, when asked for
+    spec_files: dict[Path, bytes]   # the same files, as read
 
 
 def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
@@ -132,7 +108,7 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
         spec.validated()
         raise
     spec.validated()
-    return Built(catalog, spec_files(spec.files, target.spec), files)
+    return Built(catalog, spec_files(spec.files, target.spec), files, spec.files)
 
 
 def render_files(catalog: Catalog, output: Path | None = None) -> Files:

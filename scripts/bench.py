@@ -33,7 +33,7 @@ from typing import Any
 
 import orjson
 
-from generator.output.files import RECORD_FILE
+from generator.vocab.files import RECORD_FILE
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from generator.cache import bundles, store
+from generator.cache.bundles import cached_bundle
 from generator.config import Target
-from generator.load import cache
 from generator.load.bundle import Bundle, bundle
-from generator.load.cache import cached_bundle
+from generator.output import fresh
 from generator.output.files import on_disk, write_catalog
 
 
@@ -79,7 +80,7 @@ def test_changed_root_bundles_again(spec: Path) -> None:
 def test_changed_code_bundles_again(spec: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     make = Counting()
     cached_bundle(spec, make)
-    monkeypatch.setattr(cache, "code_digest", lambda: "another toolcat")
+    monkeypatch.setattr(bundles, "code_digest", lambda: "another toolcat")
     cached_bundle(spec, make)
     assert make.calls == 2, "an entry written by other code was used"
 
@@ -123,7 +124,7 @@ def test_value_marshal_cannot_hold_stays_uncached(spec: Path, tmp_path: Path) ->
 
 def test_pruned_to_the_most_recent(spec: Path, tmp_path: Path,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cache, "MAX_ENTRIES", 2)
+    monkeypatch.setattr(store, "MAX_ENTRIES", 2)
     for title in ("a", "b", "c"):
         spec.write_text(spec.read_text().replace("title: ", f"title: {title}"))
         cached_bundle(spec, bundle)
@@ -138,19 +139,18 @@ OUTPUT = {"catalog.json": b"{}\n", "__init__.py": b"# module\n"}
 @pytest.fixture
 def target(spec: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Target:
     """A target whose output folder holds OUTPUT, recorded as what it produces."""
-    monkeypatch.setattr(cache, "_last_files", {})
     overrides = spec.parent / "overrides.yaml"
     overrides.write_text("operations: {}\n")
     made = Target(name="api", spec=spec, spec_label=spec.name, output=tmp_path / "out",
                   prefix="api_", overrides=overrides)
-    cached_bundle(spec, bundle)
+    read = cached_bundle(spec, bundle).files
     write_catalog(made.output, OUTPUT)
-    cache.remember_outputs(made, OUTPUT, 7)
+    fresh.remember_outputs(made, read, OUTPUT, 7)
     return made
 
 
 def test_unchanged_run_is_known_fresh(target: Target) -> None:
-    assert cache.fresh_outputs(target, on_disk(target.output)) == 7
+    assert fresh.fresh_outputs(target, on_disk(target.output)) == 7
 
 
 @pytest.mark.parametrize("change", ["edited output", "extra output", "missing output",
@@ -174,17 +174,18 @@ def test_any_change_means_not_known(target: Target, change: str,
     elif change == "settings":
         target = target.model_copy(update={"prefix": "pets_"})
     elif change == "toolcat":
-        monkeypatch.setattr(cache, "environment_digest", lambda: "another toolcat")
+        monkeypatch.setattr(fresh, "environment_digest", lambda: "another toolcat")
     elif change == "off":
         monkeypatch.setenv("TOOLCAT_CACHE", "off")
-    fresh = cache.fresh_outputs(target, on_disk(target.output))
-    assert fresh is None, f"{change}: still reported fresh"
+    known = fresh.fresh_outputs(target, on_disk(target.output))
+    assert known is None, f"{change}: still reported fresh"
 
 
-def test_nothing_remembered_without_a_bundle_of_this_process(
-        target: Target, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_nothing_known_when_the_spec_files_remembered_are_not_those_on_disk(
+        target: Target, tmp_path: Path) -> None:
     for entry in (tmp_path / "cache").glob("*.outputs"):
         entry.unlink()
-    monkeypatch.setattr(cache, "_last_files", {})
-    cache.remember_outputs(target, OUTPUT, 7)
-    assert cache.fresh_outputs(target, on_disk(target.output)) is None
+    read = bundle(target.spec).files
+    read = {path: data + b"# not what is on disk\n" for path, data in read.items()}
+    fresh.remember_outputs(target, read, OUTPUT, 7)
+    assert fresh.fresh_outputs(target, on_disk(target.output)) is None

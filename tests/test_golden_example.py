@@ -17,8 +17,9 @@ import pytest
 from helpers.paths import EXAMPLE_OUTPUT
 
 from generator.model.types import Catalog
-from generator.output.files import RECORD_FILE, Files, on_disk
+from generator.output.files import Files, on_disk
 from generator.render.catalog import catalog_data
+from generator.vocab.files import RECORD_FILE
 
 FIX = "run `make regen` and commit generated/broadcast together with the spec"
 

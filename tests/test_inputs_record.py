@@ -23,8 +23,9 @@ import generator.output.record as record_module
 from generator import identity, pipeline
 from generator.cli import cli
 from generator.config import Target, load_config
-from generator.output.files import RECORD_FILE, on_disk
+from generator.output.files import on_disk
 from generator.output.record import confirmed
+from generator.vocab.files import RECORD_FILE
 
 SPEC = {
     "openapi": "3.1.0", "info": {"title": "widgets", "version": "1"},

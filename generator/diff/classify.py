@@ -16,14 +16,14 @@ from typing import Any
 from generator.diff.load import CatalogView, ToolRecord
 from generator.diff.schemas import BREAKING, COMPATIBLE, Found, compare_schemas, show
 from generator.render.summary import code
+from generator.vocab.mcp import HINT_DEFAULTS
 
+# The value of each hint that promises more danger.
+_DANGER = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
+           "openWorldHint": True}
 # MCP's defaults for absent hints, and the value that promises more danger.
-HINTS: dict[str, tuple[bool, bool]] = {
-    "readOnlyHint": (False, False),
-    "destructiveHint": (True, True),
-    "idempotentHint": (False, False),
-    "openWorldHint": (True, True),
-}
+HINTS: dict[str, tuple[bool, bool]] = {name: (HINT_DEFAULTS[name], _DANGER[name])
+                                       for name in HINT_DEFAULTS}
 TOOL_FIELDS = frozenset({"name", "title", "description", "inputSchema", "outputSchema",
                          "annotations"})
 # Binding fields whose change sends the same call somewhere else, or reads its answer

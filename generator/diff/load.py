@@ -17,8 +17,8 @@ from typing import Any
 from generator.config import load_config
 from generator.errors import fail
 from generator.jsonio import loads
+from generator.vocab.files import CATALOG_FILE
 
-CATALOG_FILE = "catalog.json"
 FORMATS = frozenset({1})
 GENERATED_GLOB = "generated/*/catalog.json"
 _NOT_A_CATALOG = "point at a catalog.json written by `toolcat generate`, or at its folder"

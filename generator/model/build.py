@@ -10,11 +10,12 @@ from typing import Any
 
 from generator.errors import Problem, ToolcatError
 from generator.model.arguments import build_inputs
-from generator.model.naming import MAX_NAME, NAME_RE, tool_name
+from generator.model.naming import tool_name
 from generator.model.operations import Operation, operations
 from generator.model.outputs import build_outputs
 from generator.model.types import Binding, Tool
 from generator.normalise.defs import Definitions
+from generator.vocab.mcp import MAX_NAME, NAME_RE
 
 _READ = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True}
 ANNOTATIONS: dict[str, dict[str, bool]] = {

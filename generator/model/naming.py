@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 import re
 
-MAX_NAME = 64
-NAME_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+from generator.vocab.mcp import MAX_NAME
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$", re.IGNORECASE)

@@ -17,8 +17,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.vocab.files import RECORD_FILE
+
 Files = dict[str, bytes]   # path relative to the catalog folder -> bytes
-RECORD_FILE = ".toolcat-inputs.json"   # see generator/output/record.py
 
 
 def _backup(out: Path) -> Path:

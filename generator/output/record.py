@@ -17,7 +17,6 @@ which only costs those machines the ordinary path.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +25,9 @@ import orjson
 
 from generator.identity import generator_digest
 from generator.jsonio import dumps
-from generator.output.files import RECORD_FILE, Files
+from generator.output.files import Files
+from generator.vocab.digests import sha256_tagged as _sha256
+from generator.vocab.files import RECORD_FILE
 
 if TYPE_CHECKING:
     from generator.config import Target
@@ -93,7 +94,3 @@ def _overrides(target: Target) -> str | None:
 
 def _relative(path: Path, root: Path) -> str:
     return Path(os.path.relpath(path, root)).as_posix()
-
-
-def _sha256(data: bytes) -> str:
-    return "sha256:" + hashlib.sha256(data).hexdigest()

@@ -9,9 +9,10 @@ from typing import Literal
 import pydantic
 
 from generator.parse.checked_yaml import Lines, parse_model, read_yaml
+from generator.vocab.mcp import NAME_PATTERN
 
 Strict = pydantic.ConfigDict(extra="forbid", frozen=True)
-ToolNameStr = pydantic.constr(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+ToolNameStr = pydantic.constr(pattern=NAME_PATTERN)
 
 
 class Semantics(StrEnum):

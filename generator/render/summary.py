@@ -13,12 +13,14 @@ from pathlib import Path
 
 from generator.model.types import Catalog, Tool
 from generator.render.templates import environment
+from generator.vocab.mcp import HINT_DEFAULTS
 
 TEMPLATE = "summary.md.jinja"
 NONE = "—"
 # (hint, flag): a flag is shown when its hint is true; MCP's defaults fill absent hints.
-FLAGS = (("readOnlyHint", "RO", False), ("destructiveHint", "D", True),
-         ("idempotentHint", "I", False), ("openWorldHint", "OW", True))
+FLAGS = tuple((hint, flag, HINT_DEFAULTS[hint]) for hint, flag in (
+    ("readOnlyHint", "RO"), ("destructiveHint", "D"), ("idempotentHint", "I"),
+    ("openWorldHint", "OW")))
 
 
 def code(text: str) -> str:

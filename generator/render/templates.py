@@ -10,7 +10,7 @@ from pathlib import Path
 
 import jinja2
 
-from generator.render.template_folder import DEFAULT_TEMPLATES
+from generator.identity import DEFAULT_TEMPLATES
 
 
 def environment(folder: Path | None = None) -> jinja2.Environment:

@@ -19,7 +19,8 @@ import yaml
 from generator.config import Target
 from generator.load.bundle import bundle
 from generator.load.validation.validate import validator_id
-from generator.pipeline import CATALOG_FILE, build_catalog, render_files, spec_digest
+from generator.pipeline import build_catalog, render_files, spec_digest
+from generator.vocab.files import CATALOG_FILE
 
 from .docs import SHARED
 

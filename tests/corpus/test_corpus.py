@@ -31,7 +31,8 @@ from generator.errors import ToolcatError
 from generator.load.bundle import bundle
 from generator.load.swagger2 import convert
 from generator.load.validation.validate import validate_document, validator_id
-from generator.pipeline import CATALOG_FILE, build_catalog, render_files, spec_digest
+from generator.pipeline import build_catalog, render_files, spec_digest
+from generator.vocab.files import CATALOG_FILE
 
 from .docs import (
     BROKEN,

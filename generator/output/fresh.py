@@ -1,0 +1,117 @@
+"""Is a catalog folder already what a run would write? Every answer ``check`` may
+take without regenerating lives here.
+
+``unchanged``: the folder's committed record (generator/output/record.py) or this
+machine's outputs memo vouches for the folder's bytes. ``previous_verdict``: the
+validation verdict catalog.json recorded. The memo records the sha256 of every
+file a run produced, keyed by the spec files, the target's settings and override
+file, every file of toolcat's package and templates, and the names (so the
+versions) of all installed distributions. A check whose key and spec files match
+and whose folder holds exactly those bytes is up to date without regenerating.
+(A templates folder chosen per target would have to join the key.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.cache.bundles import code_digest, listed, verified
+from generator.cache.store import cache_dir, load, store
+from generator.jsonio import loads
+from generator.output.files import Files
+from generator.output.record import confirmed
+from generator.vocab.digests import sha256_hex
+from generator.vocab.files import CATALOG_FILE
+
+if TYPE_CHECKING:
+    from generator.config import Target
+
+
+def unchanged(target: Target, current: Files) -> int | None:
+    """The tool count, when the folder's record (else the local memo) vouches for
+    ``current``, the folder's files."""
+    tools = confirmed(target, current)
+    return tools if tools is not None else fresh_outputs(target, current)
+
+
+@cache
+def environment_digest() -> str:
+    digest = hashlib.sha256(code_digest().encode())
+    for entry in sorted({p for p in sys.path if p}):
+        try:
+            names = sorted(n for n in os.listdir(entry) if n.endswith((".dist-info",
+                                                                        ".egg-info")))
+        except OSError:
+            continue
+        digest.update(f"{entry}\0{'/'.join(names)}\0".encode())
+    return digest.hexdigest()
+
+
+def _outputs_key(target: Target) -> tuple[Path, bytes, str]:
+    """(spec root, its bytes, key); OSError when an input cannot be read."""
+    root = target.spec.resolve()
+    data = root.read_bytes()
+    overrides = target.overrides.read_bytes() if target.overrides is not None else b""
+    parts = [environment_digest(), target.model_dump_json(), str(root),
+             str(target.output.resolve()), sha256_hex(data), sha256_hex(overrides)]
+    return root, data, sha256_hex("\0".join(parts).encode())
+
+
+def fresh_outputs(target: Target, current_files: Files) -> int | None:
+    """The tool count, when ``current_files`` (the folder) are what a run would produce."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        root, data, key = _outputs_key(target)
+        found = load(folder / f"{key}.outputs")
+        if found is None:
+            return None
+        entries, outputs, tools = found
+        if verified(entries, root, data) is None:
+            return None
+        current = {rel: sha256_hex(blob) for rel, blob in current_files.items()}
+    except (OSError, ValueError, TypeError):
+        return None
+    return int(tools) if current == outputs else None
+
+
+def remember_outputs(target: Target, spec_files: dict[Path, bytes], files: Files,
+                     tools: int) -> None:
+    """Record ``files`` as what ``target`` produces from ``spec_files`` (after
+    generate, or an up-to-date check)."""
+    folder = cache_dir()
+    if folder is None:
+        return
+    try:
+        _, _, key = _outputs_key(target)
+    except OSError:
+        return
+    outputs = {rel: sha256_hex(blob) for rel, blob in files.items()}
+    store(folder, folder / f"{key}.outputs", (listed(spec_files), outputs, tools))
+
+
+# catalog.json is written with sorted keys and a two-space indent, so its top-level
+# "source" member is the only text that starts a line with exactly '  "source": {'.
+_SOURCE = re.compile(rb'^  "source": (\{.*?^  \})', re.S | re.M)
+
+
+def previous_verdict(output: Path) -> str | None:
+    """'<spec sha> <validator>' recorded by the last generate, if any.
+
+    Read from the "source" member alone: parsing all of a big catalog.json costs
+    more (0.14 s for GitHub's 11 MB) than anything else this needs.
+    """
+    try:
+        data = (output / CATALOG_FILE).read_bytes()
+        match = _SOURCE.search(data)
+        source = loads(match.group(1)) if match else loads(data)["source"]
+        return f"{source['sha256']} {source['validatedWith']}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

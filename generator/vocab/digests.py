@@ -1,0 +1,18 @@
+"""The one way toolcat spells a digest.
+
+Two spellings exist on purpose: bare hex inside this machine's cache keys and
+entries, and ``sha256:<hex>`` wherever a digest is written for people or other
+tools (catalog.json, the folder's record).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_tagged(data: bytes) -> str:
+    return "sha256:" + sha256_hex(data)

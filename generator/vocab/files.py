@@ -1,0 +1,8 @@
+"""The names of the files toolcat writes into a catalog folder."""
+
+from __future__ import annotations
+
+CATALOG_FILE = "catalog.json"
+MODULE_FILE = "__init__.py"
+SUMMARY_FILE = "CATALOG.md"
+RECORD_FILE = ".toolcat-inputs.json"   # see generator/output/record.py
