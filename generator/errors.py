@@ -47,27 +47,6 @@ def fail(file: str, location: str, message: str, fix: str = "") -> ToolcatError:
     return ToolcatError([Problem(file, location, message, fix)])
 
 
-def escape_token(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def unescape_token(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
-def pointer(*tokens: str | int) -> str:
-    """JSON pointer from raw tokens: pointer("paths", "/a", "get") == "/paths/~1a/get"."""
-    return "".join("/" + escape_token(str(t)) for t in tokens)
-
-
-def split_pointer(ptr: str) -> list[str]:
-    if ptr in ("", "/"):
-        return [] if ptr == "" else [""]
-    if not ptr.startswith("/"):
-        raise ValueError(ptr)
-    return [unescape_token(t) for t in ptr[1:].split("/")]
-
-
 def nearest(name: str, candidates: Iterable[str]) -> str:
     """A 'did you mean' suffix naming the closest valid name, or ''."""
     match = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.5)

@@ -25,11 +25,11 @@ import orjson
 import pytest
 from corpus.build import generate, real, real_catalog, tool, write_spec
 
-from generator.errors import escape_token
 from generator.load.bundle import bundle
 from generator.load.swagger2 import convert
 from generator.model import outputs
 from generator.normalise.defs import Definitions
+from generator.vocab.pointers import escape_token
 
 SAMPLES = [None, True, 0, 1.5, "", "x", [], [1], {}, {"a": 1}]
 REF = "#/components/schemas/"

@@ -35,18 +35,16 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 from urllib.request import url2pathname
 
-from generator.errors import escape_token, fail, pointer, split_pointer
+from generator.errors import fail
 from generator.parse.reader import read_document
+from generator.vocab.keywords import DEFINITIONS, SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
+from generator.vocab.pointers import escape_token, pointer, split_pointer
 
-# Keys whose value is one schema / a map of schemas / a list of schemas.
-SCHEMA_ONE = frozenset({
-    "schema", "items", "additionalProperties", "not", "contains", "propertyNames", "if",
-    "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
-    "additionalItems",
-})
-SCHEMA_MAP = frozenset({"properties", "patternProperties", "$defs", "definitions",
-                        "dependentSchemas"})
-SCHEMA_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+# Keys whose value is one schema / a map of schemas / a list of schemas: a
+# parameter's or media type's "schema" too, and named definitions.
+SCHEMA_ONE = SUBSCHEMA_ONE | {"schema"}
+SCHEMA_MAP = SUBSCHEMA_MAP | DEFINITIONS
+SCHEMA_LIST = SUBSCHEMA_LIST
 # Literal values inside a schema, and literal values anywhere else.
 SCHEMA_LITERALS = frozenset({"example", "examples", "default", "const", "enum"})
 OBJECT_LITERALS = frozenset({"example", "value", "default", "enum"})

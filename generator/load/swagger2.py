@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
+from generator.vocab.pointers import unescape_token
+
 __all__ = ["convert"]
 
 _METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch"})
@@ -229,7 +231,7 @@ def _is_payload(param: Any, ctx: _Ctx) -> bool:
 
 
 def _unescape(token: str) -> str:
-    return unquote(token).replace("~1", "/").replace("~0", "~")
+    return unescape_token(unquote(token))
 
 
 def _plain_parameter(param: Any) -> Any:

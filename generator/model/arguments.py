@@ -13,13 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import escape_token, fail
+from generator.errors import fail
 from generator.model import media
 from generator.model.naming import argument_name
 from generator.model.operations import Operation, resolve_object
 from generator.model.types import LOCATIONS, ArgumentBinding
 from generator.normalise.defs import Definitions
 from generator.normalise.merge import merged_object
+from generator.vocab.pointers import escape_token
 
 # HTTP decides these from the binding; OpenAPI 3 says such parameters SHALL be ignored.
 RESERVED_HEADERS = frozenset({"accept", "content-type", "authorization"})

@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import escape_token
 from generator.jsonio import dumps
 from generator.model import media
 from generator.model.operations import Operation, resolve_object
 from generator.normalise.defs import Definitions
+from generator.vocab.pointers import escape_token, unescape_token
 
 WRAPPER = "result"
 # Bytes of compact JSON one outputSchema may use before deep $defs are loosened.
@@ -69,7 +69,7 @@ def _object_root(defs: Definitions, raw: Any,
     if _is_object(target):
         if isinstance(raw, dict) and "$ref" in raw and set(raw) == {"$ref"}:
             name = rewritten["$ref"].rsplit("/", 1)[1]
-            body, inner = defs.definition(_unescape(name), "output")
+            body, inner = defs.definition(unescape_token(name), "output")
             # The root def stays in $defs only when something refers back to it.
             return {**body, "type": "object"}, inner, None
         return {**rewritten, "type": "object"}, refs, None
@@ -87,5 +87,3 @@ def _is_object(schema: Any) -> bool:
         k in schema for k in ("oneOf", "anyOf", "not", "enum", "const"))
 
 
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")

@@ -22,11 +22,12 @@ import hashlib
 import re
 from typing import Any
 
-from generator.errors import escape_token, fail, split_pointer
+from generator.errors import fail
 from generator.jsonio import dumps
 from generator.jsontypes import TYPE_ORDER
 from generator.jsontypes import json_type as _json_type
 from generator.normalise.schema import Mode, SchemaRewriter
+from generator.vocab.pointers import escape_token, split_pointer, unescape_token
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 
@@ -182,7 +183,7 @@ class Definitions:
             found = _widen(frozenset(_json_type(v) for v in schema["enum"]))
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            target = _unescape(ref[len("#/$defs/"):])
+            target = unescape_token(ref[len("#/$defs/"):])
             inner = None if target in seen else self._ceiling(
                 self.definition(target, mode)[0], mode, seen | {target})
             found = _meet(found, inner)
@@ -231,8 +232,6 @@ def _meet(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str] 
     return frozenset(both)
 
 
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
 
 
 def _short_hash(text: str) -> str:

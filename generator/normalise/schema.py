@@ -18,16 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from generator.errors import ToolcatError, escape_token, fail
+from generator.errors import ToolcatError, fail
 from generator.jsontypes import TYPE_ORDER
 from generator.jsontypes import json_type as _json_type
+from generator.vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
+from generator.vocab.pointers import escape_token
 
 Mode = Literal["input", "output"]
 
-ONE = ("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then",
-       "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "additionalItems")
-MAP = ("properties", "patternProperties", "dependentSchemas")
-LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
+ONE, MAP, LIST = SUBSCHEMA_ONE, SUBSCHEMA_MAP, SUBSCHEMA_LIST
 DROPPED = frozenset({"discriminator", "xml", "externalDocs", "nullable", "example", "$id",
                      "$schema", "$anchor", "$dynamicAnchor", "$comment", "definitions", "$defs",
                      "$vocabulary", "$recursiveAnchor"})

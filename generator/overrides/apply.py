@@ -19,6 +19,7 @@ from generator.overrides.semantics import (
     SENTENCES,
 )
 from generator.parse.checked_yaml import Lines, line_of
+from generator.vocab.pointers import unescape_token
 
 Draft = tuple[Operation, Tool]
 
@@ -250,7 +251,7 @@ def _refs(node: Any) -> set[str]:
         if isinstance(item, dict):
             ref = item.get("$ref")
             if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                found.add(ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~"))
+                found.add(unescape_token(ref[len("#/$defs/"):]))
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from generator.jsonio import dumps
 from generator.model.types import FORMAT_VERSION, Catalog
+from generator.vocab.digests import sha256_tagged
 
 
 def tools_digest(tools: list[dict[str, Any]]) -> str:
     """sha256 of the canonical JSON of the tools as clients see them."""
-    return "sha256:" + hashlib.sha256(dumps(tools, indent=False)).hexdigest()
+    return sha256_tagged(dumps(tools, indent=False))
 
 
 def catalog_data(catalog: Catalog) -> dict[str, Any]:

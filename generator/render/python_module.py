@@ -17,12 +17,12 @@ black's pinned version does (which may change the body too).
 
 from __future__ import annotations
 
-import hashlib
 from importlib.metadata import version
 from pathlib import Path
 
 from generator.model.types import Catalog
 from generator.render.templates import environment
+from generator.vocab.digests import sha256_hex as _sha256
 
 TEMPLATE = "python_module.py.jinja"
 # black's mode, spelled out once: it is both what black runs with and part of the
@@ -77,10 +77,6 @@ def reuse(previous: bytes, rendered: str) -> bytes | None:
 
 def _header(rendered: str, formatted: str) -> bytes:
     return f"{RENDERED}{rendered}\n{FORMATTED}{formatted}\n".encode()
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def _black(text: str) -> str:

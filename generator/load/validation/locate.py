@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from generator.errors import pointer
+from generator.vocab.pointers import pointer, unescape_token
 
 _DUPLICATE = re.compile(r"^Duplicate parameter '(?P<name>[^']*)'")
 _UNRESOLVED = re.compile(r"^Path parameter '(?P<name>[^']*)' for '(?P<method>\w+)' operation "
@@ -69,7 +69,7 @@ def _duplicate_parameter(document: Any, name: str) -> str | None:
 def _key(document: Any, param: Any) -> tuple[Any, Any]:
     """(name, in) of a parameter, through a local ``$ref``."""
     if isinstance(param, dict) and isinstance(param.get("$ref"), str):
-        tokens = [t.replace("~1", "/").replace("~0", "~")
+        tokens = [unescape_token(t)
                   for t in param["$ref"].lstrip("#").split("/")[1:]]
         _, param = _follow(document, tokens)
     if not isinstance(param, dict):

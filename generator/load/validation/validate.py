@@ -14,9 +14,10 @@ from contextlib import nullcontext
 from importlib.metadata import version
 from typing import Any
 
-from generator.errors import Problem, ToolcatError, pointer
+from generator.errors import Problem, ToolcatError
 from generator.load.validation.locate import locate
 from generator.load.validation.speedups import speedups
+from generator.vocab.pointers import pointer
 
 MAX_REPORTED = 20
 RESOLVED_CACHE = 4096
