@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from generator.config import Target
+from generator.diff.catalogs import CatalogView, parse_catalog
 from generator.diff.classify import Change, diff_catalogs
-from generator.diff.load import CatalogView, parse_catalog
 from generator.pipeline import build_catalog
 from generator.render.catalog import render_catalog
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from generator.config import Target
+from generator.diff.catalogs import CatalogView, parse_catalog
 from generator.diff.classify import CatalogDiff, Change, diff_catalogs
-from generator.diff.load import CatalogView, parse_catalog
 from generator.diff.report import render_markdown, render_text
 from generator.load.bundle import bundle
 from generator.load.validation.validate import validator_id

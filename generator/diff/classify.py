@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.diff.load import CatalogView, ToolRecord
+from generator.diff.catalogs import CatalogView, ToolRecord
 from generator.diff.schemas import BREAKING, COMPATIBLE, Found, compare_schemas, show
 from generator.render.summary import code
 from generator.vocab.mcp import HINT_DEFAULTS

@@ -17,8 +17,8 @@ import click
 from click.core import ParameterSource
 
 from generator.config import DEFAULT_CONFIG
+from generator.diff.catalogs import read_side, revision_pairs
 from generator.diff.classify import CatalogDiff, diff_catalogs
-from generator.diff.load import read_side, revision_pairs
 from generator.diff.report import render_markdown, render_text
 from generator.errors import fail
 

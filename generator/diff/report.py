@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
+from generator.diff.catalogs import parse_catalog
 from generator.diff.classify import CatalogDiff, Change, ToolDiff, diff_catalogs
-from generator.diff.load import parse_catalog
 from generator.errors import ToolcatError
 from generator.render.summary import code, markdown_cell
 from generator.render.templates import environment
