@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from corpus.build import generate, real, run_cli, write_spec
+from helpers.fixtures import generate, real, run_cli, write_spec
 
 from generator.errors import ToolcatError
 

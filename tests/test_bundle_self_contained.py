@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus.build import write_spec
 from corpus.docs import DOCUMENTS, path_of
+from helpers.fixtures import write_spec
 
 import generator.load.bundle as bundle_module
 from generator.load.bundle import bundle

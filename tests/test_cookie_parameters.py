@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus.build import generate, operation, real_catalog, tool, write_spec
+from helpers.fixtures import generate, operation, real_catalog, tool, write_spec
 
 
 def test_cookie_parameters(tmp_path: Path) -> None:

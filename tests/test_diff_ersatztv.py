@@ -17,9 +17,7 @@ from generator.config import Target
 from generator.diff.catalogs import CatalogView, parse_catalog
 from generator.diff.classify import CatalogDiff, Change, diff_catalogs
 from generator.diff.report import render_markdown, render_text
-from generator.load.bundle import bundle
-from generator.load.validation.validate import validator_id
-from generator.pipeline import build_catalog, spec_digest
+from generator.pipeline import build_catalog, spec_verdict
 from generator.render.catalog import render_catalog
 
 ERSATZTV = Path(__file__).resolve().parents[1].parent / "shared" / "specs" / "ersatztv"
@@ -34,7 +32,7 @@ def catalog(name: str, *, trust: bool = False) -> CatalogView:
     # forbids; its tools are still worth diffing, so its validation verdict is trusted.
     verdict = None
     if trust:
-        verdict = f"{spec_digest(bundle(spec).files, spec.resolve().parent)} {validator_id()}"
+        verdict = spec_verdict(spec)
     target = Target(name="ersatztv", spec=spec, spec_label=name, output=spec.parent / "unused")
     return parse_catalog(render_catalog(build_catalog(target, verdict)), name)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from corpus.build import generate, operation, real_catalog, tool, write_spec
+from helpers.fixtures import generate, operation, real_catalog, tool, write_spec
 
 FORM = "application/x-www-form-urlencoded"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus.build import generate, real, tool, write_spec
+from helpers.fixtures import generate, real, tool, write_spec
 
 from generator.errors import ToolcatError
 from generator.load.bundle import bundle

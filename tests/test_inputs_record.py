@@ -16,7 +16,7 @@ from pathlib import Path
 import orjson
 import pytest
 from click.testing import CliRunner
-from corpus.build import write_spec
+from helpers.fixtures import write_spec
 from helpers.generate import run_cli
 
 import generator.output.record as record_module

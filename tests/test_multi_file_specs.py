@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus.build import generate, real, real_catalog, tool, write_spec
+from helpers.fixtures import generate, real, real_catalog, tool, write_spec
 
 from generator.load.bundle import bundle
 

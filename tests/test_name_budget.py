@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from corpus.build import real_catalog
+from helpers.fixtures import real_catalog
 
 from generator.model.naming import argument_name, name_from_route, shorten, tool_name
 

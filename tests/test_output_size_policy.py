@@ -23,7 +23,7 @@ from typing import Any
 import jsonschema_rs
 import orjson
 import pytest
-from corpus.build import generate, real, real_catalog, tool, write_spec
+from helpers.fixtures import generate, real, real_catalog, tool, write_spec
 
 from generator.load.bundle import bundle
 from generator.load.swagger2 import convert

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from corpus.build import generate, real_catalog, tool, write_spec
+from helpers.fixtures import generate, real_catalog, tool, write_spec
 
 REF = "#/components/schemas/"
 SPEC: dict[str, Any] = {

@@ -13,7 +13,7 @@ from typing import Any
 
 import jsonschema_rs
 import orjson
-from corpus.build import generate, real_catalog, tool, write_spec
+from helpers.fixtures import generate, real_catalog, tool, write_spec
 
 REF = "#/components/schemas/"
 SPEC: dict[str, Any] = {

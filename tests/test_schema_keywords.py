@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from corpus.build import generate, tool, write_spec
+from helpers.fixtures import generate, tool, write_spec
 
 REF = "#/components/schemas/"
 

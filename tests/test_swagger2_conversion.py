@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from helpers.paths import CORPUS
 
 from generator.load.swagger2 import convert
 
-CORPUS = Path("/work/shared/corpus")
 PETSTORE = CORPUS / "oai-examples/v2.0/yaml/petstore-separate/spec/swagger.yaml"
 KUBERNETES = CORPUS / "kubernetes/swagger.json.unprocessed"
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from corpus.build import generate, real_catalog, tool, write_spec
+from helpers.fixtures import generate, real_catalog, tool, write_spec
 
 from generator.errors import ToolcatError
 from generator.parse.reader import read_document

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from generator.cache.bundles import code_digest, listed, verified
 from generator.cache.store import cache_dir, load, store
 from generator.jsonio import loads
+from generator.load.validation.validate import verdict
 from generator.output.files import Files
 from generator.output.record import confirmed
 from generator.vocab.digests import sha256_hex
@@ -112,6 +113,6 @@ def previous_verdict(output: Path) -> str | None:
         data = (output / CATALOG_FILE).read_bytes()
         match = _SOURCE.search(data)
         source = loads(match.group(1)) if match else loads(data)["source"]
-        return f"{source['sha256']} {source['validatedWith']}"
+        return verdict(source["sha256"], source["validatedWith"])
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared"
-CORPUS = SHARED / "corpus"
+from helpers.paths import SHARED
+
 SPECS = SHARED / "specs"
 
 # Every root in INDEX.md, the JSON/YAML twins of the OAI examples, the ErsatzTV specs.

@@ -30,7 +30,8 @@ from generator.config import Target
 from generator.errors import ToolcatError
 from generator.load.bundle import bundle
 from generator.load.swagger2 import convert
-from generator.load.validation.validate import validate_document, validator_id
+from generator.load.validation.validate import validate_document
+from generator.load.validation.validate import verdict as validation_verdict
 from generator.pipeline import build_catalog, render_files, spec_digest
 from generator.vocab.files import CATALOG_FILE
 
@@ -77,8 +78,8 @@ def _loaded(doc: str) -> tuple[dict[str, Any], str]:
     """The document as the generator reads it, and the verdict that skips validation."""
     path = _require(doc)
     bundled = bundle(path)
-    verdict = f"{spec_digest(bundled.files, path.resolve().parent)} {validator_id()}"
     document = bundled.document
+    verdict = validation_verdict(spec_digest(bundled.files, path.resolve().parent))
     return (convert(document) if "swagger" in document else document), verdict
 
 

@@ -8,11 +8,9 @@ import sys
 from pathlib import Path
 
 from generator.config import Target, load_config, select
-from generator.load.bundle import bundle
-from generator.load.validation.validate import validator_id
 from generator.model.types import Catalog
 from generator.output.files import Files
-from generator.pipeline import build_catalog, render_files, spec_digest
+from generator.pipeline import build_catalog, render_files, spec_verdict
 
 from .paths import CONFIG
 
@@ -37,8 +35,7 @@ def trusted_verdict(spec: Path) -> str:
     rejects them for a reason unrelated to tools (ErsatzTV's PR spec has
     component names with backticks, which 3.1's schema forbids).
     """
-    bundled = bundle(spec)
-    return f"{spec_digest(bundled.files, spec.resolve().parent)} {validator_id()}"
+    return spec_verdict(spec)
 
 
 def build(spec: Path, name: str = "api", prefix: str = "", *,

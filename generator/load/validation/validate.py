@@ -37,6 +37,11 @@ def validator_id() -> str:
             f"{BACKEND}=={version(BACKEND)}")
 
 
+def verdict(spec_sha: str, validator: str | None = None) -> str:
+    """'<spec digest> <validator>': the one spelling of a validation verdict."""
+    return f"{spec_sha} {validator_id() if validator is None else validator}"
+
+
 class _DenyEveryScheme(dict[str, Callable[[str], Any]]):
     """Resolver handlers that refuse every URI scheme, not only the ones listed.
 

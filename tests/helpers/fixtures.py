@@ -6,25 +6,21 @@ from ``../shared`` and skipped, naming the path, when absent.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import orjson
-import pytest
 import yaml
 
 from generator.config import Target
-from generator.load.bundle import bundle
-from generator.load.validation.validate import validator_id
-from generator.pipeline import build_catalog, render_files, spec_digest
+from generator.pipeline import build_catalog, render_files, spec_verdict
 from generator.vocab.files import CATALOG_FILE
 
-from .docs import SHARED
+from .generate import run_cli
+from .paths import shared
 
-CLI = [sys.executable, "-c", "from generator.cli import main; main()"]
+__all__ = ["generate", "operation", "real", "real_catalog", "run_cli", "tool", "write_spec"]
 
 
 def write_spec(folder: Path, spec: dict[str, Any] | str, name: str = "spec.yaml") -> Path:
@@ -39,17 +35,11 @@ def write_spec(folder: Path, spec: dict[str, Any] | str, name: str = "spec.yaml"
     return path
 
 
-def verdict(path: Path) -> str:
-    """The recorded verdict that lets the pipeline skip validation of ``path``."""
-    bundled = bundle(path)
-    return f"{spec_digest(bundled.files, path.resolve().parent)} {validator_id()}"
-
-
 def generate(path: Path, *, validate: bool = True, **target: Any) -> dict[str, Any]:
     """catalog.json of ``path`` as data (in process, as the CLI would write it)."""
     options = {"name": "fixture", "spec": path, "spec_label": path.name,
                "output": path.parent / "out", **target}
-    catalog = build_catalog(Target(**options), None if validate else verdict(path))
+    catalog = build_catalog(Target(**options), None if validate else spec_verdict(path))
     data: dict[str, Any] = orjson.loads(render_files(catalog)[CATALOG_FILE])
     return data
 
@@ -76,15 +66,7 @@ def tool(catalog: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def real(*parts: str) -> Path:
-    path = SHARED.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"shared test data absent: {path}")
-    return path
-
-
-def run_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True,
-                          timeout=300, check=False)
+    return shared(*parts)
 
 
 def operation(path: str, method: str = "post", **op: Any) -> dict[str, Any]:
