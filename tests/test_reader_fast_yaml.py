@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 import pytest
 import yaml
-from corpus.docs import CORPUS
+from helpers.paths import CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
