@@ -2,9 +2,9 @@
 
 Path, query, header and cookie parameters and the properties of an object body
 become properties of ``inputSchema``; a body that is not a plain object (an array,
-a map, a ``oneOf``, text or bytes) is carried whole as one argument. When two
-locations use one name, the earlier location in ``path, query, header, cookie,
-body`` keeps it and the other is spelled ``<location>_<name>``; the binding keeps
+a map, a ``oneOf``, text or bytes) is carried whole as one argument. Names that
+collide (``StartTime`` and ``StartTime<``; a path ``id`` and a body ``id``) are
+settled by ``argument_names.py`` independently of spec order; the binding keeps
 every wire name, so nothing is lost and nothing overwrites anything.
 """
 
@@ -15,9 +15,10 @@ from typing import Any
 
 from generator.errors import fail
 from generator.model import media
+from generator.model.argument_names import Wanted, assign
 from generator.model.naming import argument_name
 from generator.model.operations import Operation, resolve_object
-from generator.model.types import LOCATIONS, ArgumentBinding
+from generator.model.types import ArgumentBinding
 from generator.normalise.defs import Definitions
 from generator.normalise.merge import merged_object
 from generator.vocab.pointers import escape_token
@@ -187,19 +188,14 @@ def build_inputs(defs: Definitions, op: Operation) -> Inputs:
 
 def _assemble(defs: Definitions, op: Operation, candidates: list[Candidate],
               ignored: list[dict[str, str]], ctype: str | None, refs: set[str]) -> Inputs:
-    order = sorted(candidates, key=lambda c: LOCATIONS.index(c.location))
-    names: dict[str, Candidate] = {}
-    bindings = []
-    for cand in order:
-        name = _argument(cand)
-        if name in names:
-            name = argument_name(f"{cand.location}_{name}")
-        if name in names:
-            raise fail(defs.file, op.pointer, f"argument name '{name}' is used twice "
-                       f"({names[name].location} and {cand.location})",
-                       "rename one of them with an override")
-        names[name] = cand
-        bindings.append(ArgumentBinding(name, cand.location, cand.wire, **cand.binding))
+    wanted = [Wanted(_argument(c), c.location, c.wire) for c in candidates]
+    chosen = assign(wanted)
+    if isinstance(chosen, tuple):
+        first = candidates[chosen[0]]
+        raise fail(defs.file, op.pointer, f"{first.location} parameter '{first.wire}' is "
+                   "declared twice", "keep one of the two declarations")
+    names = dict(zip(chosen, candidates, strict=True))
+    bindings = [ArgumentBinding(n, c.location, c.wire, **c.binding) for n, c in names.items()]
     props = {n: c.schema for n, c in sorted(names.items())}
     schema: dict[str, Any] = {"type": "object", "properties": props,
                               "required": sorted(n for n, c in names.items() if c.required),
