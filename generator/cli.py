@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from generator import flows
-from generator.config import DEFAULT_CONFIG, Target, load_config, select
+from generator.config import DEFAULT_CONFIG, Target, check_catalog_name, load_config, select
 from generator.errors import ToolcatError
 
 OK, STALE, ERROR = 0, 1, 2
@@ -29,9 +29,10 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
         if spec is None or out is None:
             raise click.UsageError("--spec and --out go together")
         label = spec.name
-        name = name or re.sub(r"[^a-z0-9_]", "_", spec.resolve().parent.name.lower()) or "api"
-        if not re.match(r"^[a-z]", name):
-            name = f"api_{name}"
+        if name is None:
+            name = re.sub(r"[^a-z0-9_]", "_", spec.resolve().parent.name.lower()) or "api"
+            name = (name if re.match(r"^[a-z]", name) else f"api_{name}")[:64]
+        check_catalog_name(name, "--name", "")
         return [Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix)]
     if not config.is_file():
         raise ToolcatError.single(str(config), "", "config file not found",

@@ -21,7 +21,11 @@ from generator.parse.checked_yaml import parse_model, read_yaml
 from generator.vocab.mcp import MAX_NAME
 
 DEFAULT_CONFIG = Path("specs/toolcat.yaml")
-NAME_PATTERN = r"^[a-z][a-z0-9_]*$"
+# The catalog name rule, the one place it lives: the name becomes a Python package
+# folder, module constants and catalog.json's "name" (the JSON Schema repeats it and
+# a test keeps the two equal).
+NAME_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
+NAME_RULE = "a lower-case letter, then up to 63 lower-case letters, digits or _"
 
 
 class CatalogConfig(pydantic.BaseModel):
@@ -46,7 +50,7 @@ class Target(pydantic.BaseModel):
 
     model_config = pydantic.ConfigDict(frozen=True)
 
-    name: str
+    name: str = pydantic.Field(pattern=NAME_PATTERN)
     spec: Path
     spec_label: str
     output: Path
@@ -62,9 +66,7 @@ def load_config(path: Path) -> list[Target]:
     base = path.parent
     targets = []
     for name, entry in sorted(config.catalogs.items()):
-        if not pydantic.TypeAdapter(str).validate_python(name) or not _valid_name(name):
-            raise fail(str(path), f"catalogs.{name}", f"catalog name '{name}' is not a "
-                       "Python identifier in snake_case", "use letters, digits and _")
+        check_catalog_name(name, str(path), f"catalogs.{name}")
         targets.append(Target(
             name=name, spec=Path(os.path.normpath(base / entry.spec)), spec_label=entry.spec,
             output=Path(os.path.normpath(base / entry.output)), prefix=entry.prefix,
@@ -74,8 +76,12 @@ def load_config(path: Path) -> list[Target]:
     return targets
 
 
-def _valid_name(name: str) -> bool:
-    return re.match(NAME_PATTERN, name) is not None
+def check_catalog_name(name: str, file: str, location: str) -> str:
+    """``name`` if it follows the catalog name rule, else exit 2 naming it."""
+    if re.match(NAME_PATTERN, name) is None:
+        raise fail(file, location, f"catalog name {name!r} is not a Python identifier in "
+                   "snake_case", f"use {NAME_RULE}")
+    return name
 
 
 def select(targets: list[Target], name: str | None, file: str) -> list[Target]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from generator.diff.catalogs import CatalogView, ToolRecord
 from generator.diff.schemas import BREAKING, COMPATIBLE, Found, compare_schemas, show
-from generator.render.summary import code
+from generator.render.escape import code
 from generator.vocab.mcp import HINT_DEFAULTS
 
 # The value of each hint that promises more danger.

@@ -14,7 +14,6 @@ import click
 from generator.diff.catalogs import parse_catalog
 from generator.diff.classify import CatalogDiff, Change, ToolDiff, diff_catalogs
 from generator.errors import ToolcatError
-from generator.render.summary import code, markdown_cell
 from generator.render.templates import environment
 
 TEMPLATE = "diff.md.jinja"
@@ -32,8 +31,6 @@ def render_markdown(diffs: list[CatalogDiff], templates: Path | None = None) -> 
     if not changed:
         return ""
     env = environment(templates)
-    env.filters["cell"] = markdown_cell
-    env.filters["code"] = code
     env.globals["ordered"] = ordered
     text = env.get_template(TEMPLATE).render(catalogs=changed)
     return text.rstrip("\n") + "\n"

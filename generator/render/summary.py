@@ -7,13 +7,15 @@ timestamps or versions, so the bytes change exactly when a row does.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.model.types import Catalog, Tool
+from generator.render.escape import code, markdown_cell
 from generator.render.templates import environment
 from generator.vocab.mcp import HINT_DEFAULTS
+
+__all__ = ["code", "markdown_cell", "render_summary", "row"]
 
 TEMPLATE = "summary.md.jinja"
 NONE = "—"
@@ -21,18 +23,6 @@ NONE = "—"
 FLAGS = tuple((hint, flag, HINT_DEFAULTS[hint]) for hint, flag in (
     ("readOnlyHint", "RO"), ("destructiveHint", "D"), ("idempotentHint", "I"),
     ("openWorldHint", "OW")))
-
-
-def code(text: str) -> str:
-    """Markdown inline code that survives backticks in the text."""
-    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
-def markdown_cell(text: str) -> str:
-    """One line safe in a Markdown table cell: GitHub reads ``\\|`` as ``|``, in code too."""
-    return " ".join(text.replace("|", "\\|").split())
 
 
 @dataclass(frozen=True)
@@ -56,8 +46,6 @@ def row(tool: Tool) -> Row:
 
 def render_summary(catalog: Catalog, templates: Path | None = None) -> bytes:
     env = environment(templates)
-    env.filters["cell"] = markdown_cell
-    env.filters["code"] = code
     rows = sorted((row(t) for t in catalog.tools), key=lambda r: r.name)
     exclusions = sorted(catalog.exclusions, key=lambda e: e.operation)
     text = env.get_template(TEMPLATE).render(

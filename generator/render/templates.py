@@ -1,7 +1,8 @@
 """The jinja2 environment over ``templates/`` (a folder users may point elsewhere).
 
-Values reach templates through filters that quote them (``pyrepr``), never by
-pasting text into code.
+Values reach the output only through the escaping filters of ``escape.py``: the
+environment's ``finalize`` refuses any string that did not pass one, so escaping
+holds by construction, not by care in each template.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 import jinja2
 
 from generator.identity import DEFAULT_TEMPLATES
+from generator.render.escape import FILTERS, refuse_raw
 
 
 def environment(folder: Path | None = None) -> jinja2.Environment:
@@ -21,6 +23,7 @@ def environment(folder: Path | None = None) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        finalize=refuse_raw,
     )
-    env.filters["pyrepr"] = repr
+    env.filters.update(FILTERS)
     return env

@@ -1,0 +1,71 @@
+"""Every way a value may enter rendered text, and the only ways.
+
+The jinja2 environment (``templates.py``) finalizes every ``{{ ... }}`` with
+``refuse_raw``: a string reaches the output only as ``Escaped``, which only the
+filters here make, each for one context (a Python literal, a docstring, Markdown
+inline code, a Markdown table cell). A template that forgets a filter fails to
+render instead of pasting text into code or Markdown.
+
+Markdown cannot hide characters from a reviewer: controls (NUL, ESC), bidi
+overrides (U+202E) and other invisible formatting characters are written as
+``\\u202e``, so a spoofed path shows what it is.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+# Cc controls, Cf format (bidi overrides, zero-width), Zl/Zp separators, Co private
+# use, Cs surrogates, Cn unassigned: none of them shows as itself.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+
+
+class Escaped(str):
+    """Text made safe for the context one of this module's filters names."""
+
+    __slots__ = ()
+
+
+def refuse_raw(value: Any) -> Any:
+    """jinja2 ``finalize``: numbers and escaped text pass, anything else is a bug."""
+    if isinstance(value, Escaped) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise TypeError(f"template value {value!r} has no escaping filter: pass it through "
+                    "pyrepr, pydoc, code or cell")
+
+
+def pyrepr(value: Any) -> Escaped:
+    """A Python literal: ``repr`` of plain data only (repr of other objects is not code)."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return Escaped(repr(value))
+    raise TypeError(f"pyrepr: {type(value).__name__} is not a plain literal")
+
+
+def pydoc(value: str) -> Escaped:
+    """Text inside a ``\"\"\"`` docstring: one line, no quote that could close it."""
+    text = value.encode("unicode_escape").decode("ascii")
+    return Escaped(text.replace('"', '\\"'))
+
+
+def visible(text: str) -> str:
+    """``text`` with every character that does not show as itself written as ``\\uXXXX``."""
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in _HIDDEN_CATEGORIES
+                   else c for c in text)
+
+
+def code(text: str) -> Escaped:
+    """Markdown inline code that survives backticks and shows hidden characters."""
+    shown = visible(text)
+    fence = "`" * (max((len(run) for run in re.findall("`+", shown)), default=0) + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
+    return Escaped(f"{fence}{pad}{shown}{pad}{fence}")
+
+
+def markdown_cell(text: str) -> Escaped:
+    """One line safe in a Markdown table cell: GitHub reads ``\\|`` as ``|``, in code too."""
+    return Escaped(visible(" ".join(text.replace("|", "\\|").split())))
+
+
+FILTERS = {"pyrepr": pyrepr, "pydoc": pydoc, "code": code, "cell": markdown_cell}
