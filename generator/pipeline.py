@@ -22,6 +22,7 @@ from generator.load.bundle import bundle
 from generator.load.swagger2 import convert
 from generator.load.validation.validate import validate_in_background, validator_id, verdict
 from generator.model.build import check_names, draft_tools
+from generator.model.schema_check import check_schemas
 from generator.model.types import Catalog, Source
 from generator.normalise.defs import Definitions
 from generator.output.files import Files
@@ -108,6 +109,7 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
                              target.open_world)
         tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines)
         tools = check_names(tools, str(target.spec), target.name_budget)
+        check_schemas(tools, str(target.spec), defs)
         source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
         catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
         files = render_files(catalog, target.output) if render else None

@@ -65,7 +65,7 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str) -> tuple[Candidat
         if param.get("allowReserved") is True:
             extra["allow_reserved"] = True
     schema, refs = defs.rewrite(raw_schema if raw_schema is not None else {}, loc, "input")
-    schema = _describe(schema, param)
+    schema = defs.relocated(_describe(schema, param), schema)
     required = location == "path" or param.get("required") is True
     return Candidate(param["name"], location, schema, required, extra), set(refs)
 
@@ -106,7 +106,8 @@ def _body(defs: Definitions, op: Operation) -> tuple[list[Candidate], str | None
     flat = merged_object(defs, raw, f"{loc}/schema")
     if flat is None:
         schema, refs = defs.rewrite(raw, f"{loc}/schema", "input")
-        return [Candidate(None, "body", _describe(schema, body), required, {})], ctype, set(refs)
+        described = defs.relocated(_describe(schema, body), schema)
+        return [Candidate(None, "body", described, required, {})], ctype, set(refs)
     schema, refs = defs.rewrite(flat.schema, f"{loc}/schema", "input", origins=flat.origins)
     needed = set(schema.get("required", [])) if required else set()
     encoding = entry.get("encoding")

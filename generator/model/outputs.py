@@ -57,7 +57,7 @@ def build_outputs(defs: Definitions, op: Operation) -> Outputs:
         if refs:
             used = len(dumps(schema, indent=False))
             closure, _ = defs.budgeted_closure(refs, "output", OUTPUT_BUDGET, used)
-            schema = {**schema, "$defs": closure}
+            schema = defs.relocated({**schema, "$defs": closure}, schema)
         return Outputs(schema, ctype, wrapper, etag)
     return Outputs(None, None, None, False)
 
@@ -71,8 +71,8 @@ def _object_root(defs: Definitions, raw: Any,
             name = rewritten["$ref"].rsplit("/", 1)[1]
             body, inner = defs.definition(unescape_token(name), "output")
             # The root def stays in $defs only when something refers back to it.
-            return {**body, "type": "object"}, inner, None
-        return {**rewritten, "type": "object"}, refs, None
+            return defs.relocated({**body, "type": "object"}, body), inner, None
+        return defs.relocated({**rewritten, "type": "object"}, rewritten), refs, None
     wrapped = {"type": "object", "properties": {WRAPPER: rewritten}, "required": [WRAPPER]}
     return wrapped, refs, WRAPPER
 

@@ -42,6 +42,10 @@ class Definitions:
         self._cache: dict[tuple[str, Mode], tuple[Any, frozenset[str]]] = {}
         self._sizes: dict[tuple[str, Mode], tuple[int, int]] = {}   # (exact, loosened)
         self._loose: dict[tuple[str, Mode], dict[str, Any]] = {}
+        # id of every rewritten schema node -> (the node, kept alive so that its id
+        # stays its own; the spec pointer it came from): lets a problem found in an
+        # emitted schema be reported where the user can fix it.
+        self.origins: dict[int, tuple[Any, str]] = {}
         schemas = document.get("components", {}).get("schemas", {})
         if isinstance(schemas, dict):
             self._name_components(schemas)
@@ -84,8 +88,26 @@ class Definitions:
                 origins: dict[str, str] | None = None) -> tuple[Any, frozenset[str]]:
         """Rewrite a schema (``home``: its own $ref if it is a def; ``origins``: where
         its properties lie, if it was merged); return it and the defs it uses."""
-        rewriter = SchemaRewriter(self.file, self.lookup, mode, self.is_30, home, origins)
+        rewriter = SchemaRewriter(self.file, self.lookup, mode, self.is_30, home, origins,
+                                  self.record)
         return rewriter.rewrite(schema, loc), frozenset(rewriter.refs)
+
+    def record(self, node: Any, loc: str) -> None:
+        """Remember that emitted ``node`` was written at ``loc`` in the spec."""
+        if isinstance(node, dict):
+            self.origins[id(node)] = (node, loc)
+
+    def origin(self, node: Any) -> str | None:
+        """The spec pointer ``node`` was rewritten from, if it was."""
+        found = self.origins.get(id(node))
+        return found[1] if found is not None and found[0] is node else None
+
+    def relocated(self, new: Any, old: Any) -> Any:
+        """``new``, a copy of emitted ``old``, remembered where ``old`` came from."""
+        where = self.origin(old)
+        if where is not None:
+            self.record(new, where)
+        return new
 
     def definition(self, name: str, mode: Mode) -> tuple[Any, frozenset[str]]:
         key = (name, mode)

@@ -37,14 +37,22 @@ _HIDDEN = {"input": "readOnly", "output": "writeOnly"}
 
 # Resolves a local $ref to (def name, target schema, pointer of the target).
 RefLookup = Callable[[str, str], tuple[str, Any, str]]
+# Told where each emitted schema node came from (see Definitions.origins).
+Recorder = Callable[[Any, str], None]
+
+
+def _ignore(node: Any, loc: str) -> None:
+    """The recorder of a rewriter whose output nobody needs to locate."""
 
 
 class SchemaRewriter:
     """Rewrites one schema tree; collects the names of the $defs it points at."""
 
     def __init__(self, file: str, lookup: RefLookup, mode: Mode, is_30: bool,
-                 home: str | None = None, origins: dict[str, str] | None = None) -> None:
+                 home: str | None = None, origins: dict[str, str] | None = None,
+                 record: Recorder = _ignore) -> None:
         self.file = file
+        self.record = record
         self.lookup = lookup
         self.mode = mode
         self.is_30 = is_30
@@ -81,6 +89,7 @@ class SchemaRewriter:
             out["required"] = list(dict.fromkeys(out["required"]))  # 2020-12: unique
         _fix_type(out, nullable=node.get("nullable") is True)
         self._hide_properties(node, out)
+        self.record(out, loc)
         return out
 
     def _keyword(self, key: str, value: Any, loc: str) -> Any:
@@ -119,6 +128,7 @@ class SchemaRewriter:
             if key == "$ref" or key in DROPPED or key.startswith("x-"):
                 continue
             out[key] = self._keyword(key, value, f"{loc}/{escape_token(key)}")
+        self.record(out, loc)
         if node.get("nullable") is True:
             return {"anyOf": [out, {"type": "null"}]}
         return out
