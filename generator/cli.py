@@ -19,12 +19,16 @@ import click
 from generator import flows
 from generator.config import DEFAULT_CONFIG, Target, check_catalog_name, load_config, select
 from generator.errors import ToolcatError
+from generator.load.validation.findings import MODES, Findings, Mode, warnings
 
 OK, STALE, ERROR = 0, 1, 2
 
 
 def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None,
-             prefix: str) -> list[Target]:
+             prefix: str, validation: Mode | None = None) -> list[Target]:
+    if validation is not None and spec is None and out is None:
+        raise click.UsageError("--validation is for ad hoc runs (--spec, --out); for a "
+                               f"catalog of {config}, set its `validation:` there")
     if spec is not None or out is not None:
         if spec is None or out is None:
             raise click.UsageError("--spec and --out go together")
@@ -33,7 +37,8 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
             name = re.sub(r"[^a-z0-9_]", "_", spec.resolve().parent.name.lower()) or "api"
             name = (name if re.match(r"^[a-z]", name) else f"api_{name}")[:64]
         check_catalog_name(name, "--name", "")
-        return [Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix)]
+        return [Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix,
+                       validation=validation or "strict")]
     if not config.is_file():
         raise ToolcatError.single(str(config), "", "config file not found",
                                   "run from the project root, pass --config, or use "
@@ -49,6 +54,9 @@ _common = [
     click.option("--out", type=click.Path(path_type=Path), help="Ad hoc: the catalog folder."),
     click.option("--prefix", default="", help="Ad hoc: tool-name prefix."),
     click.option("--name", "name_opt", help="Ad hoc: catalog name."),
+    click.option("--validation", type=click.Choice(MODES), default=None,
+                 help="Ad hoc: refuse a spec the OpenAPI validator rejects (strict, the "
+                      "default) or generate with warnings (warn)."),
 ]
 
 
@@ -83,10 +91,11 @@ def cli() -> None:
 @cli.command()
 @common
 def generate(name: str | None, config: Path, spec: Path | None, out: Path | None,
-             prefix: str, name_opt: str | None) -> None:
+             prefix: str, name_opt: str | None, validation: Mode | None) -> None:
     """Generate every catalog in the config, or the one named."""
-    for target in _targets(name or name_opt, config, spec, out, prefix):
+    for target in _targets(name or name_opt, config, spec, out, prefix, validation):
         done = flows.generate(target)
+        _warn(done.findings)
         click.echo(f"{target.name}: {done.tools} tools, {done.size:,} bytes -> "
                    f"{target.output}")
 
@@ -94,11 +103,12 @@ def generate(name: str | None, config: Path, spec: Path | None, out: Path | None
 @cli.command()
 @common
 def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
-          prefix: str, name_opt: str | None) -> None:
+          prefix: str, name_opt: str | None, validation: Mode | None) -> None:
     """Regenerate in memory and compare with disk; exit 1 if anything differs."""
     stale = False
-    for target in _targets(name or name_opt, config, spec, out, prefix):
+    for target in _targets(name or name_opt, config, spec, out, prefix, validation):
         checked = flows.check(target)
+        _warn(checked.findings)
         if not checked.stale:
             click.echo(f"{target.name}: up to date ({checked.tools} tools)")
             continue
@@ -111,10 +121,17 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
             click.echo(diff.diff, nl=False)
         fix = (f"toolcat generate {target.name}" if spec is None else
                f"toolcat generate --spec {spec} --out {out} --name {target.name}"
-               + (f" --prefix {prefix}" if prefix else ""))
+               + (f" --prefix {prefix}" if prefix else "")
+               + (f" --validation {validation}" if validation else ""))
         click.echo(f"fix: run `{fix}` (or `make regen`) and commit the result")
     if stale:
         sys.exit(STALE)
+
+
+def _warn(findings: Findings | None) -> None:
+    """Warn mode: what the validator found, on stderr."""
+    if findings is not None and findings.counted:
+        click.echo("\n".join(warnings(findings)), err=True)
 
 
 def main() -> None:

@@ -6,6 +6,7 @@
         output: ../generated/broadcast # relative to this file
         prefix: broadcast_
         overrides: broadcast/overrides.yaml
+        validation: strict             # or warn: generate despite validator problems
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 import pydantic
 
 from generator.errors import fail, nearest
+from generator.load.validation.findings import Mode
 from generator.parse.checked_yaml import parse_model, read_yaml
 from generator.vocab.mcp import MAX_NAME
 
@@ -37,6 +39,7 @@ class CatalogConfig(pydantic.BaseModel):
     overrides: str | None = None
     name_budget: int = pydantic.Field(default=MAX_NAME, ge=16, le=MAX_NAME)
     open_world: bool = False
+    validation: Mode = "strict"
 
 
 class Config(pydantic.BaseModel):
@@ -58,6 +61,7 @@ class Target(pydantic.BaseModel):
     overrides: Path | None = None
     name_budget: int = MAX_NAME
     open_world: bool = False
+    validation: Mode = "strict"
 
 
 def load_config(path: Path) -> list[Target]:
@@ -72,7 +76,8 @@ def load_config(path: Path) -> list[Target]:
             output=Path(os.path.normpath(base / entry.output)), prefix=entry.prefix,
             overrides=Path(os.path.normpath(base / entry.overrides)) if entry.overrides
             else None,
-            name_budget=entry.name_budget, open_world=entry.open_world))
+            name_budget=entry.name_budget, open_world=entry.open_world,
+            validation=entry.validation))
     return targets
 
 

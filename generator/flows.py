@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.config import Target
+from generator.load.validation.findings import Findings
 from generator.output.files import Difference, compare, on_disk, write_catalog
 from generator.output.fresh import previous_verdict, remember_outputs, unchanged
 from generator.output.record import make_record
@@ -22,6 +23,7 @@ class Generated:
     target: Target
     tools: int
     size: int            # bytes written, the record aside
+    findings: Findings   # the validator's problems, in warn mode
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class Checked:
     tools: int
     differences: tuple[Difference, ...]   # empty: up to date
     summary: str = ""                     # what changed in catalog.json, when stale
+    findings: Findings | None = None      # the validator's problems, in warn mode
 
     @property
     def stale(self) -> bool:
@@ -44,7 +47,8 @@ def generate(target: Target) -> Generated:
     record = make_record(target, built.read, files, len(catalog.tools))
     write_catalog(target.output, {**files, RECORD_FILE: record})
     remember_outputs(target, built.spec_files, files, len(catalog.tools))
-    return Generated(target, len(catalog.tools), sum(len(v) for v in files.values()))
+    return Generated(target, len(catalog.tools), sum(len(v) for v in files.values()),
+                     built.findings)
 
 
 def check(target: Target) -> Checked:
@@ -59,8 +63,8 @@ def check(target: Target) -> Checked:
     differences = compare(target.output, files, current)
     if not differences:
         remember_outputs(target, built.spec_files, files, len(catalog.tools))
-        return Checked(target, len(catalog.tools), ())
+        return Checked(target, len(catalog.tools), (), findings=built.findings)
     from generator.diff.report import stale_summary  # noqa: PLC0415 - only when stale
 
     summary = stale_summary(current.get(CATALOG_FILE), files[CATALOG_FILE])
-    return Checked(target, len(catalog.tools), tuple(differences), summary)
+    return Checked(target, len(catalog.tools), tuple(differences), summary, built.findings)

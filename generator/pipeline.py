@@ -1,9 +1,12 @@
 """The whole pipeline for one catalog: load -> normalise -> model -> overrides -> render.
 
 Validation is a pure function of the spec's bytes and the validator's version,
-so ``catalog.json`` records both; ``check`` on an unchanged spec trusts the
-recorded verdict (generator/output/fresh.py) instead of validating again (the
-everyday CI case), and any change to either re-validates.
+so ``catalog.json`` records both, with the verdict and the number of problems;
+``check`` on an unchanged spec trusts a recorded *valid* verdict
+(generator/output/fresh.py) instead of validating again (the everyday CI case),
+and any change to either re-validates. What the validator finds refuses the spec
+(``validation: strict``) or is handed back as warnings (``warn``, see
+``load/validation/findings.py``).
 """
 
 from __future__ import annotations
@@ -11,15 +14,16 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from generator.cache.bundles import cached_bundle
 from generator.config import Target
-from generator.errors import fail
+from generator.errors import ToolcatError, fail
 from generator.load.bundle import bundle
 from generator.load.swagger2 import convert
+from generator.load.validation.findings import Findings, refusal
 from generator.load.validation.validate import validate_in_background, validator_id, verdict
 from generator.model.build import check_names, draft_tools
 from generator.model.schema_check import check_schemas
@@ -41,7 +45,7 @@ class LoadedSpec:
     sha256: str
     openapi: str
     is_30: bool
-    validated: Callable[[], None]   # waits for validation; raises its problems
+    validated: Callable[[], Findings]   # waits for validation; what it found
     files: dict[Path, bytes]        # every file the document was read from
 
 
@@ -60,16 +64,18 @@ def load_spec(path: Path, known_valid: str | None = None) -> LoadedSpec:
     bundled = cached_bundle(path, bundle)
     document = bundled.document
     sha = spec_digest(bundled.files, path.resolve().parent)
-    validated: Callable[[], None] = lambda: None  # noqa: E731
+    findings = Findings(str(path))
+    validated: Callable[[], Findings] = lambda: findings  # noqa: E731
     if known_valid != verdict(sha):
         validated = validate_in_background(document, str(path))
     version = str(document.get("openapi") or document.get("swagger") or "")
     if "swagger" in document:
         document = convert(document)
     elif not version.startswith("3."):
-        validated()
-        raise fail(str(path), "/openapi", f"unsupported OpenAPI version {version!r}",
-                   "toolcat reads Swagger 2.0 and OpenAPI 3.x")
+        found = validated().report()
+        unsupported = fail(str(path), "/openapi", f"unsupported OpenAPI version {version!r}",
+                           "toolcat reads Swagger 2.0 and OpenAPI 3.x")
+        raise ToolcatError([*found, *unsupported.problems])
     return LoadedSpec(document, sha, version,
                       str(document.get("openapi", "")).startswith("3.0"), validated,
                       bundled.files)
@@ -88,6 +94,7 @@ class Built:
     read: SpecFiles             # the files the spec was read from (the folder's record)
     files: Files | None         # the rendered folder, when asked for
     spec_files: dict[Path, bytes]   # the same files, as read
+    findings: Findings              # the validator's problems (warn mode; none when strict)
 
 
 def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
@@ -97,9 +104,10 @@ def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
 def build(target: Target, known_valid: str | None = None, *, render: bool = False) -> Built:
     """The catalog (rendered for ``target.output`` if ``render``), once validation passed.
 
-    Everything but writing runs while the validator works in its own process, so
-    on two cores the longer of the two sets the pace. Whatever fails, the
-    validator's problems with the document are reported first.
+    Everything but writing (and catalog.json, which records the verdict) runs
+    while the validator works in its own process, so on two cores the longer of
+    the two sets the pace. In strict mode, whatever fails, the validator's problems
+    with the document are reported first.
     """
     overrides, lines = read_overrides(target.overrides) if target.overrides else (None, {})
     spec = load_spec(target.spec, known_valid)
@@ -112,17 +120,29 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
         check_schemas(tools, str(target.spec), defs)
         source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
         catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
-        files = render_files(catalog, target.output) if render else None
+        files = _render_module_and_summary(catalog, target.output) if render else None
     except Exception:
-        spec.validated()
+        findings = spec.validated()
+        if findings.counted and target.validation == "strict":
+            raise refusal(findings) from None
         raise
-    spec.validated()
-    return Built(catalog, spec_files(spec.files, target.spec), files, spec.files)
+    findings = spec.validated()
+    if findings.counted and target.validation == "strict":
+        raise refusal(findings)
+    catalog = replace(catalog, source=replace(catalog.source, verdict=findings.verdict,
+                                              problems=findings.total))
+    if files is not None:
+        files = {CATALOG_FILE: render_catalog(catalog), **files}
+    return Built(catalog, spec_files(spec.files, target.spec), files, spec.files, findings)
 
 
 def render_files(catalog: Catalog, output: Path | None = None) -> Files:
     """Every file of a catalog; ``output``: its folder, whose module black need not redo."""
+    return {CATALOG_FILE: render_catalog(catalog), **_render_module_and_summary(catalog, output)}
+
+
+def _render_module_and_summary(catalog: Catalog, output: Path | None) -> Files:
+    """The files that do not record the validator's verdict."""
     previous = read_previous(output / MODULE_FILE) if output is not None else None
-    return {CATALOG_FILE: render_catalog(catalog),
-            MODULE_FILE: render_python(catalog, previous=previous),
+    return {MODULE_FILE: render_python(catalog, previous=previous),
             SUMMARY_FILE: render_summary(catalog)}

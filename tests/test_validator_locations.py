@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from generator.errors import ToolcatError
-from generator.load.validation.validate import validate_document
+from generator.load.validation.validate import find_problems, validate_document
 
 BASE: dict[str, Any] = {
     "openapi": "3.0.3",
@@ -25,9 +25,10 @@ BASE: dict[str, Any] = {
 
 
 def _where(doc: dict[str, Any]) -> list[str]:
-    with pytest.raises(ToolcatError) as err:
+    """Where each distinct problem is (the refusal then adds its summary and the fix)."""
+    with pytest.raises(ToolcatError):
         validate_document(doc, "spec.json")
-    return [p.location for p in err.value.problems]
+    return [p.location for p, _ in find_problems(doc, "spec.json").counted]
 
 
 def test_valid_base() -> None:

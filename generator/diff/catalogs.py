@@ -19,7 +19,7 @@ from generator.errors import fail
 from generator.jsonio import loads
 from generator.vocab.files import CATALOG_FILE
 
-FORMATS = frozenset({1})
+FORMATS = frozenset({1, 2})
 GENERATED_GLOB = "generated/*/catalog.json"
 _NOT_A_CATALOG = "point at a catalog.json written by `toolcat generate`, or at its folder"
 

@@ -16,9 +16,10 @@ from typing import Any
 
 import jsonschema_rs
 
-from generator.errors import Problem, ToolcatError, escape_token
+from generator.errors import Problem, ToolcatError
 from generator.model.types import Tool
 from generator.normalise.defs import Definitions
+from generator.vocab.pointers import escape_token
 
 
 def check_schemas(tools: list[Tool], file: str, defs: Definitions) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 LOCATIONS = ("path", "query", "header", "cookie", "body")
 
 
@@ -102,6 +102,8 @@ class Source:
     sha256: str                 # digest of every file the spec is read from
     openapi: str                # version string the document declares
     validated_with: str
+    verdict: str = "valid"      # the validator's: valid | invalid (kept in warn mode)
+    problems: int = 0           # how many problems it reported
 
 
 @dataclass(frozen=True)

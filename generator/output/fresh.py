@@ -113,6 +113,8 @@ def previous_verdict(output: Path) -> str | None:
         data = (output / CATALOG_FILE).read_bytes()
         match = _SOURCE.search(data)
         source = loads(match.group(1)) if match else loads(data)["source"]
+        if source.get("verdict", "valid") != "valid":
+            return None     # warn mode: validate again, to count and show the problems
         return verdict(source["sha256"], source["validatedWith"])
     except (OSError, ValueError, KeyError, TypeError):
         return None

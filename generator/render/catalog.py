@@ -24,6 +24,8 @@ def catalog_data(catalog: Catalog) -> dict[str, Any]:
             "sha256": catalog.source.sha256,
             "openapi": catalog.source.openapi,
             "validatedWith": catalog.source.validated_with,
+            "verdict": catalog.source.verdict,
+            "problems": catalog.source.problems,
         },
         "digest": tools_digest(mcp),
         "exclusions": [{"operation": e.operation, "reason": e.reason}

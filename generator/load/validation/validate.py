@@ -15,11 +15,11 @@ from importlib.metadata import version
 from typing import Any
 
 from generator.errors import Problem, ToolcatError
+from generator.load.validation.findings import Findings, refusal
 from generator.load.validation.locate import locate
 from generator.load.validation.speedups import speedups
 from generator.vocab.pointers import pointer
 
-MAX_REPORTED = 20
 RESOLVED_CACHE = 4096
 
 
@@ -100,13 +100,18 @@ class _IdList(list[int]):
 
 
 def validate_document(document: dict[str, Any], file: str) -> None:
-    """Raise ToolcatError listing what the validator found (at most MAX_REPORTED)."""
+    """Raise ToolcatError with what the validator found (strict mode's refusal)."""
+    findings = find_problems(document, file)
+    if findings.counted:
+        raise refusal(findings)
+
+
+def find_problems(document: dict[str, Any], file: str) -> Findings:
+    """Every problem the validator finds, counted once each."""
     if not any(k in document for k in ("openapi", "swagger")):
         raise ToolcatError([Problem(file, "", "not an OpenAPI document: no 'openapi' or "
                                     "'swagger' field", "point toolcat at an OpenAPI file")])
-    problems = _problems(document, file, MAX_REPORTED)
-    if problems:
-        raise ToolcatError(problems)
+    return Findings.of(file, _problems(document, file, None))
 
 
 def _problems(document: dict[str, Any], file: str, limit: int | None,
@@ -169,41 +174,45 @@ def _find_ref(document: Any, wanted: set[str]) -> tuple[str, str] | None:
     return None
 
 
-def validate_in_background(document: dict[str, Any], file: str) -> Callable[[], None]:
+def validate_in_background(document: dict[str, Any], file: str) -> Callable[[], Findings]:
     """Start validating in a forked process; return the function that waits for it.
 
     Validation and generation are independent pure functions of the document, so on
     a machine with two cores they run side by side. The child only reads the
-    document it inherited and sends back its problems; where ``fork`` is missing,
-    validation runs here, first.
+    document it inherited and sends back its findings; where ``fork`` is missing,
+    validation runs here, first. A problem that is not about the document (it is
+    no OpenAPI file, the validator broke) is raised by the waiting function.
     """
     if not hasattr(os, "fork"):
-        validate_document(document, file)
-        return lambda: None
+        findings = find_problems(document, file)
+        return lambda: findings
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: validate, report, leave without running any cleanup
         os.close(read_end)
-        problems: tuple[Problem, ...] = ()
+        # Findings, or the problems of an error (an exception does not pickle whole).
+        result: Findings | tuple[Problem, ...]
         try:
-            validate_document(document, file)
+            result = find_problems(document, file)
         except ToolcatError as exc:
-            problems = exc.problems
+            result = exc.problems
         except BaseException as exc:
-            problems = (Problem(file, "", f"the validator failed: {exc!r}"[:300],
-                                "report this with the document"),)
+            result = (Problem(file, "", f"the validator failed: {exc!r}"[:300],
+                              "report this with the document"),)
         with os.fdopen(write_end, "wb") as pipe:
-            pipe.write(pickle.dumps(problems))
+            pipe.write(pickle.dumps(result))
         os._exit(0)
     os.close(write_end)
 
-    def wait() -> None:
+    def wait() -> Findings:
         with os.fdopen(read_end, "rb") as pipe:
             data = pipe.read()
         os.waitpid(pid, 0)
-        problems = pickle.loads(data) if data else (
+        result = pickle.loads(data) if data else (
             Problem(file, "", "the validation process died", "run again"),)
-        if problems:
-            raise ToolcatError(problems)
+        if isinstance(result, tuple):
+            raise ToolcatError(result)
+        findings: Findings = result
+        return findings
 
     return wait

@@ -1,0 +1,80 @@
+"""What the OpenAPI validator found, counted once per distinct problem, and how to say it.
+
+The validator repeats itself (one bad shared schema is reported from every place
+that reaches it), so problems are kept once each, in the order first found, with
+how often each came. Both modes print the same report: at most ``SHOWN`` distinct
+problems, then one line saying how many more there are, never a silent cut.
+
+``validation: strict`` (the default) refuses the document and names the setting
+that would let it through; ``validation: warn`` prints the report as warnings and
+lets generation go on: toolcat's own guards (a ``$ref`` a tool needs that does not
+resolve, a schema that is not valid JSON Schema) still stop the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from generator.errors import Problem, ToolcatError
+
+Mode = Literal["strict", "warn"]
+MODES: tuple[Mode, ...] = ("strict", "warn")
+SHOWN = 20
+SETTING = ("to generate anyway, set `validation: warn` on the catalog in the config, or "
+           "pass `--validation warn` to an ad hoc run")
+
+
+@dataclass(frozen=True)
+class Findings:
+    file: str
+    counted: tuple[tuple[Problem, int], ...] = ()   # distinct problems, first found first
+
+    @classmethod
+    def of(cls, file: str, problems: Iterable[Problem]) -> Findings:
+        counts: dict[Problem, int] = {}
+        for problem in problems:
+            counts[problem] = counts.get(problem, 0) + 1
+        return cls(file, tuple(counts.items()))
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.counted)
+
+    @property
+    def verdict(self) -> str:
+        return "invalid" if self.counted else "valid"
+
+    def report(self, shown: int = SHOWN) -> list[Problem]:
+        """The first ``shown`` distinct problems, each with its count, then what was cut."""
+        out = [p if n == 1 else Problem(p.file, p.location, f"{p.message} ({n} times)", p.fix)
+               for p, n in self.counted[:shown]]
+        rest = self.counted[shown:]
+        if rest:
+            more = _count(sum(n for _, n in rest), "more validator problem")
+            out.append(Problem(self.file, "", f"and {more} ({len(rest)} distinct) not shown"))
+        return out
+
+    def summary(self) -> str:
+        return (f"the OpenAPI validator found {_count(self.total, 'problem')} "
+                f"({len(self.counted)} distinct)")
+
+
+def refusal(findings: Findings) -> ToolcatError:
+    """Strict mode: the report, then the total and the setting that would pass it."""
+    return ToolcatError([*findings.report(),
+                         Problem(findings.file, "", f"refused: {findings.summary()} "
+                                 "(validation: strict)", SETTING)])
+
+
+def warnings(findings: Findings) -> list[str]:
+    """Warn mode: the report as warning lines for stderr, then the total."""
+    lines = [f"warning: {p.render()}" for p in findings.report()]
+    lines.append(f"warning: {findings.file}: {findings.summary()}; generated anyway "
+                 "(validation: warn)")
+    return lines
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
