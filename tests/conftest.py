@@ -11,6 +11,7 @@ import tempfile
 
 import pytest
 from helpers.generate import example_target
+from helpers.inprocess import toolcat  # noqa: F401 - a fixture, registered by importing it
 
 from generator.model.types import Catalog
 from generator.output.files import Files

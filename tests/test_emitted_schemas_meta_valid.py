@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers.generate import run_cli
+from helpers.inprocess import RunCli
 
 
 def _doc(version: str, op: dict[str, Any], schemas: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -64,12 +64,12 @@ CASES: dict[str, tuple[dict[str, Any], str, str, str]] = {
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_invalid_emitted_schema_exits_2_located(tmp_path: Path, case: str) -> None:
+def test_invalid_emitted_schema_exits_2_located(tmp_path: Path, case: str, toolcat: RunCli) -> None:
     doc, where, kind, emitted = CASES[case]
     spec = tmp_path / "spec.yaml"
     spec.write_text(yaml.safe_dump(doc, sort_keys=False))
     out = tmp_path / "out"
-    result = run_cli("generate", "--spec", spec, "--out", out, "--name", "api")
+    result = toolcat("generate", "--spec", spec, "--out", out, "--name", "api")
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     assert f"spec.yaml: {where}: tool 'post_a': its {kind} would not be valid JSON Schema " \
@@ -78,11 +78,11 @@ def test_invalid_emitted_schema_exits_2_located(tmp_path: Path, case: str) -> No
     assert not out.exists()
 
 
-def test_valid_siblings_still_generate(tmp_path: Path) -> None:
+def test_valid_siblings_still_generate(tmp_path: Path, toolcat: RunCli) -> None:
     """The guard refuses only what is invalid: a described $ref is fine."""
     doc = _doc("3.0.3", {"parameters": [{"name": "q", "in": "query", "schema": {
         "$ref": "#/components/schemas/X", "description": "why"}}]}, {"X": {"type": "string"}})
     spec = tmp_path / "spec.yaml"
     spec.write_text(yaml.safe_dump(doc, sort_keys=False))
-    result = run_cli("generate", "--spec", spec, "--out", tmp_path / "out", "--name", "api")
+    result = toolcat("generate", "--spec", spec, "--out", tmp_path / "out", "--name", "api")
     assert result.returncode == 0, result.stderr

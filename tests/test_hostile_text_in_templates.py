@@ -14,7 +14,7 @@ from pathlib import Path
 
 import jinja2
 import pytest
-from helpers.generate import run_cli
+from helpers.inprocess import RunCli
 
 from generator.render.escape import code, markdown_cell, pydoc
 from generator.render.templates import environment
@@ -46,10 +46,11 @@ def _only_expected_statements(module: str) -> None:
     assert not calls, "a call was pasted into the module"
 
 
-def test_spec_file_name_with_triple_quotes_stays_in_the_docstring(tmp_path: Path) -> None:
+def test_spec_file_name_with_triple_quotes_stays_in_the_docstring(tmp_path: Path,
+                                                                  toolcat: RunCli) -> None:
     spec = _spec(tmp_path / "api", name=INJECTION.replace("/", "_") + ".json")
     out = tmp_path / "out"
-    result = run_cli("generate", "--spec", spec, "--out", out, "--name", "api")
+    result = toolcat("generate", "--spec", spec, "--out", out, "--name", "api")
     assert result.returncode == 0, result.stderr
     module = (out / "__init__.py").read_text()
     _only_expected_statements(module)
@@ -59,10 +60,10 @@ def test_spec_file_name_with_triple_quotes_stays_in_the_docstring(tmp_path: Path
 
 
 @pytest.mark.parametrize("name", [INJECTION, "../../x", "X", "1api", "a" * 65, "api-x", ""])
-def test_hostile_catalog_name_is_refused(tmp_path: Path, name: str) -> None:
+def test_hostile_catalog_name_is_refused(tmp_path: Path, name: str, toolcat: RunCli) -> None:
     spec = _spec(tmp_path / "api")
     out = tmp_path / "out"
-    result = run_cli("generate", "--spec", spec, "--out", out, "--name", name)
+    result = toolcat("generate", "--spec", spec, "--out", out, "--name", name)
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     assert "--name: catalog name" in result.stderr, result.stderr
@@ -70,10 +71,10 @@ def test_hostile_catalog_name_is_refused(tmp_path: Path, name: str) -> None:
     assert not out.exists()
 
 
-def test_catalog_md_shows_hidden_characters(tmp_path: Path) -> None:
+def test_catalog_md_shows_hidden_characters(tmp_path: Path, toolcat: RunCli) -> None:
     spec = _spec(tmp_path / "api", path=SPOOFED)
     out = tmp_path / "out"
-    result = run_cli("generate", "--spec", spec, "--out", out, "--name", "api")
+    result = toolcat("generate", "--spec", spec, "--out", out, "--name", "api")
     assert result.returncode == 0, result.stderr
     summary = (out / "CATALOG.md").read_text()
     for hidden in ("\u202e", "\u0000", "\u200b"):

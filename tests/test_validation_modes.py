@@ -11,17 +11,13 @@ own guards (a dangling ``$ref`` a tool needs).
 
 from __future__ import annotations
 
-import gc
 import json
-import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.inprocess import RunCli
 
-from generator.cli import main
 from generator.errors import Problem
 from generator.load.validation.findings import Findings
 
@@ -35,32 +31,6 @@ def _doc(operations: int = OPERATIONS, **extra: Any) -> dict[str, Any]:
             **extra}
 
 
-@dataclass(frozen=True)
-class Run:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-@pytest.fixture
-def run_cli(capsys: pytest.CaptureFixture[str],
-            monkeypatch: pytest.MonkeyPatch) -> Callable[..., Run]:
-    """The CLI's ``main`` in this process: a subprocess costs a second of imports."""
-    def run(*args: str | Path) -> Run:
-        monkeypatch.setattr(sys, "argv", ["toolcat", *map(str, args)])
-        code: Any = 0
-        try:
-            main()
-        except SystemExit as exc:
-            code = exc.code
-        finally:
-            gc.enable()     # main() turns the collector off for its own run
-        captured = capsys.readouterr()
-        return Run(int(code or 0), captured.out, captured.err)
-
-    return run
-
-
 def _spec(folder: Path, doc: dict[str, Any]) -> Path:
     spec = folder / "spec.json"
     spec.write_text(json.dumps(doc))
@@ -72,11 +42,10 @@ def _lines(stderr: str, prefix: str = "") -> list[str]:
             and not line.startswith("  fix:")]
 
 
-def test_strict_refuses_counts_and_names_the_setting(tmp_path: Path,
-        run_cli: Callable[..., Run]) -> None:
+def test_strict_refuses_counts_and_names_the_setting(tmp_path: Path, toolcat: RunCli) -> None:
     spec = _spec(tmp_path, _doc())
     out = tmp_path / "out"
-    result = run_cli("generate", "--spec", spec, "--out", out, "--name", "api")
+    result = toolcat("generate", "--spec", spec, "--out", out, "--name", "api")
     assert result.returncode == 2, result.stderr
     shown = [line for line in _lines(result.stderr) if "'2xx' was unexpected" in line]
     assert len(shown) == 20, result.stderr
@@ -90,11 +59,10 @@ def test_strict_refuses_counts_and_names_the_setting(tmp_path: Path,
     assert not out.exists()
 
 
-def test_warn_generates_with_located_warnings(tmp_path: Path,
-        run_cli: Callable[..., Run]) -> None:
+def test_warn_generates_with_located_warnings(tmp_path: Path, toolcat: RunCli) -> None:
     spec = _spec(tmp_path, _doc())
     out = tmp_path / "out"
-    result = run_cli("generate", "--spec", spec, "--out", out, "--name", "api",
+    result = toolcat("generate", "--spec", spec, "--out", out, "--name", "api",
                      "--validation", "warn")
     assert result.returncode == 0, result.stderr
     warnings = _lines(result.stderr, "warning: ")
@@ -109,18 +77,17 @@ def test_warn_generates_with_located_warnings(tmp_path: Path,
     assert catalog["source"]["problems"] == OPERATIONS
     assert len(catalog["tools"]) == OPERATIONS
 
-    again = run_cli("check", "--spec", spec, "--out", out, "--name", "api",
+    again = toolcat("check", "--spec", spec, "--out", out, "--name", "api",
                     "--validation", "warn")
     assert again.returncode == 0, again.stdout + again.stderr
     assert "api: up to date" in again.stdout
 
 
-def test_valid_spec_records_valid(tmp_path: Path,
-        run_cli: Callable[..., Run]) -> None:
+def test_valid_spec_records_valid(tmp_path: Path, toolcat: RunCli) -> None:
     doc = _doc(1)
     doc["paths"]["/a00"]["get"]["responses"] = {"200": {"description": "ok"}}
     out = tmp_path / "out"
-    result = run_cli("generate", "--spec", _spec(tmp_path, doc), "--out", out, "--name", "api",
+    result = toolcat("generate", "--spec", _spec(tmp_path, doc), "--out", out, "--name", "api",
                      "--validation", "warn")
     assert result.returncode == 0, result.stderr
     assert "warning" not in result.stderr
@@ -128,13 +95,12 @@ def test_valid_spec_records_valid(tmp_path: Path,
     assert (source["verdict"], source["problems"]) == ("valid", 0)
 
 
-def test_warn_still_stops_at_a_dangling_ref_a_tool_needs(tmp_path: Path,
-        run_cli: Callable[..., Run]) -> None:
+def test_warn_still_stops_at_a_dangling_ref_a_tool_needs(tmp_path: Path, toolcat: RunCli) -> None:
     doc = _doc(1)
     doc["paths"]["/a00"]["get"]["parameters"] = [
         {"name": "q", "in": "query", "schema": {"$ref": "#/components/schemas/Missing"}}]
     out = tmp_path / "out"
-    result = run_cli("generate", "--spec", _spec(tmp_path, doc), "--out", out, "--name", "api",
+    result = toolcat("generate", "--spec", _spec(tmp_path, doc), "--out", out, "--name", "api",
                      "--validation", "warn")
     assert result.returncode == 2, result.stderr
     assert ("/paths/~1a00/get/parameters/0/schema/$ref: $ref '#/components/schemas/Missing' "
@@ -142,24 +108,23 @@ def test_warn_still_stops_at_a_dangling_ref_a_tool_needs(tmp_path: Path,
     assert not out.exists()
 
 
-def test_config_setting(tmp_path: Path,
-        run_cli: Callable[..., Run]) -> None:
+def test_config_setting(tmp_path: Path, toolcat: RunCli) -> None:
     _spec(tmp_path, _doc(3))
     config = tmp_path / "toolcat.yaml"
     config.write_text("catalogs:\n  api:\n    spec: spec.json\n    output: out\n"
                       "    validation: warn\n")
-    result = run_cli("generate", "--config", config)
+    result = toolcat("generate", "--config", config)
     assert result.returncode == 0, result.stderr
     assert "found 3 problems (3 distinct); generated anyway" in result.stderr
 
     config.write_text("catalogs:\n  api:\n    spec: spec.json\n    output: out\n"
                       "    validation: lenient\n")
-    result = run_cli("generate", "--config", config)
+    result = toolcat("generate", "--config", config)
     assert result.returncode == 2
     assert "toolcat.yaml" in result.stderr
     assert "validation" in result.stderr, result.stderr
 
-    result = run_cli("generate", "--config", config, "--validation", "warn")
+    result = toolcat("generate", "--config", config, "--validation", "warn")
     assert result.returncode == 2
     assert "--validation is for ad hoc runs" in result.stderr
 

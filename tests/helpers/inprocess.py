@@ -1,0 +1,47 @@
+"""The CLI's ``main`` run inside the test process, as a fixture.
+
+A subprocess pays about a second of imports per run; tests that run the CLI many
+times (hostile names, validation modes) take the ``toolcat`` fixture instead
+(registered in ``conftest.py``). ``main`` exits through
+``SystemExit`` and turns the garbage collector off for its own run: both undone here.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.cli import main
+
+
+@dataclass(frozen=True)
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+RunCli = Callable[..., Run]
+
+
+@pytest.fixture
+def toolcat(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> RunCli:
+    def run(*args: str | Path) -> Run:
+        monkeypatch.setattr(sys, "argv", ["toolcat", *map(str, args)])
+        code: Any = 0
+        try:
+            main()
+        except SystemExit as exc:
+            code = exc.code
+        finally:
+            gc.enable()
+        captured = capsys.readouterr()
+        return Run(int(code or 0), captured.out, captured.err)
+
+    return run
