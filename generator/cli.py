@@ -19,7 +19,8 @@ import click
 from generator import flows
 from generator.config import DEFAULT_CONFIG, Target, check_catalog_name, load_config, select
 from generator.errors import ToolcatError
-from generator.load.validation.findings import MODES, Findings, Mode, warnings
+from generator.load.validation.findings import Findings, warnings
+from generator.vocab.validation import MODES, Mode
 
 OK, STALE, ERROR = 0, 1, 2
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pydantic
 
 from generator.errors import fail, nearest
-from generator.load.validation.findings import Mode
 from generator.parse.checked_yaml import parse_model, read_yaml
 from generator.vocab.mcp import MAX_NAME
+from generator.vocab.validation import Mode
 
 DEFAULT_CONFIG = Path("specs/toolcat.yaml")
 # The catalog name rule, the one place it lives: the name becomes a Python package

@@ -15,12 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
 
 from generator.errors import Problem, ToolcatError
 
-Mode = Literal["strict", "warn"]
-MODES: tuple[Mode, ...] = ("strict", "warn")
 SHOWN = 20
 SETTING = ("to generate anyway, set `validation: warn` on the catalog in the config, or "
            "pass `--validation warn` to an ad hoc run")
