@@ -95,7 +95,7 @@ def generate(name: str | None, config: Path, spec: Path | None, out: Path | None
              prefix: str, name_opt: str | None, validation: Mode | None) -> None:
     """Generate every catalog in the config, or the one named."""
     for target in _targets(name or name_opt, config, spec, out, prefix, validation):
-        done = flows.generate(target)
+        done = flows.generate(target, config if spec is None else None)
         _warn(done.findings)
         click.echo(f"{target.name}: {done.tools} tools, {done.size:,} bytes -> "
                    f"{target.output}")

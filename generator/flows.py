@@ -9,11 +9,20 @@ it is imported only when a run has to build.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from generator.config import Target
 from generator.load.validation.findings import Findings
-from generator.output.files import Difference, compare, on_disk, write_catalog
-from generator.output.fresh import previous_verdict, remember_outputs, unchanged
+from generator.output.files import (
+    Difference,
+    compare,
+    on_disk,
+    parent_locked,
+    recover,
+    write_catalog,
+)
+from generator.output.fresh import remember_outputs, unchanged
+from generator.output.guard import check_replaceable, emitted_names
 from generator.output.record import make_record
 from generator.vocab.files import CATALOG_FILE, RECORD_FILE
 
@@ -39,26 +48,39 @@ class Checked:
         return bool(self.differences)
 
 
-def generate(target: Target) -> Generated:
+def generate(target: Target, config: Path | None = None) -> Generated:
+    """Build, then replace the folder, if it is one toolcat may replace (see
+    output/guard.py; ``config``: the config file, an input the folder must not hold)."""
     from generator.pipeline import build  # noqa: PLC0415 - see the module's docstring
 
+    names = emitted_names(target)
+    inputs = [target.spec, *([target.overrides] if target.overrides else []),
+              *([config] if config else [])]
+    check_replaceable(target.output, names, inputs)
     built = build(target, render=True)
     catalog, files = built.catalog, built.files or {}
     record = make_record(target, built.read, files, len(catalog.tools))
-    write_catalog(target.output, {**files, RECORD_FILE: record})
+    written = {**files, RECORD_FILE: record}
+    if not set(written) <= names:
+        raise AssertionError(f"rendered {sorted(set(written) - names)}, not in emitted_names")
+    check_replaceable(target.output, names, [*inputs, *built.spec_files])
+    write_catalog(target.output, written)
     remember_outputs(target, built.spec_files, files, len(catalog.tools))
     return Generated(target, len(catalog.tools), sum(len(v) for v in files.values()),
                      built.findings)
 
 
 def check(target: Target) -> Checked:
+    if target.output.parent.is_dir():
+        with parent_locked(target.output):
+            recover(target.output)   # a generate killed between its two renames
     current = on_disk(target.output)
     tools = unchanged(target, current)
     if tools is not None:
         return Checked(target, tools, ())
     from generator.pipeline import build  # noqa: PLC0415 - not needed when fresh
 
-    built = build(target, previous_verdict(target.output), render=True)
+    built = build(target, render=True)
     catalog, files = built.catalog, built.files or {}
     differences = compare(target.output, files, current)
     if not differences:

@@ -1,12 +1,9 @@
 """The whole pipeline for one catalog: load -> normalise -> model -> overrides -> render.
 
-Validation is a pure function of the spec's bytes and the validator's version,
-so ``catalog.json`` records both, with the verdict and the number of problems;
-``check`` on an unchanged spec trusts a recorded *valid* verdict
-(generator/output/fresh.py) instead of validating again (the everyday CI case),
-and any change to either re-validates. What the validator finds refuses the spec
-(``validation: strict``) or is handed back as warnings (``warn``, see
-``load/validation/findings.py``).
+Every run validates: ``check`` trusts no verdict stored in the repository
+(generator/output/fresh.py holds the only shortcut, this machine's own memo). What
+the validator finds refuses the spec (``validation: strict``) or is handed back as
+warnings (``warn``, see ``load/validation/findings.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.cache.bundles import cached_bundle
+from generator.cache.formatted import cached_formatter
 from generator.config import Target
 from generator.errors import ToolcatError, fail
 from generator.load.bundle import bundle
@@ -34,7 +32,7 @@ from generator.output.record import SpecFiles, spec_files
 from generator.overrides.apply import apply_overrides
 from generator.overrides.schema import read_overrides
 from generator.render.catalog import render_catalog
-from generator.render.python_module import read_previous, render_python
+from generator.render.python_module import black_format, black_key, render_python
 from generator.render.summary import render_summary
 from generator.vocab.files import CATALOG_FILE, MODULE_FILE, SUMMARY_FILE
 
@@ -120,7 +118,7 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
         check_schemas(tools, str(target.spec), defs)
         source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
         catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
-        files = _render_module_and_summary(catalog, target.output) if render else None
+        files = _render_module_and_summary(catalog) if render else None
     except Exception:
         findings = spec.validated()
         if findings.counted and target.validation == "strict":
@@ -136,13 +134,14 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
     return Built(catalog, spec_files(spec.files, target.spec), files, spec.files, findings)
 
 
-def render_files(catalog: Catalog, output: Path | None = None) -> Files:
-    """Every file of a catalog; ``output``: its folder, whose module black need not redo."""
-    return {CATALOG_FILE: render_catalog(catalog), **_render_module_and_summary(catalog, output)}
+def render_files(catalog: Catalog) -> Files:
+    """Every file of a catalog."""
+    return {CATALOG_FILE: render_catalog(catalog), **_render_module_and_summary(catalog)}
 
 
-def _render_module_and_summary(catalog: Catalog, output: Path | None) -> Files:
-    """The files that do not record the validator's verdict."""
-    previous = read_previous(output / MODULE_FILE) if output is not None else None
-    return {MODULE_FILE: render_python(catalog, previous=previous),
+def _render_module_and_summary(catalog: Catalog) -> Files:
+    """The files that do not record the validator's verdict (black's part remembered
+    by this machine, never read back from the folder on disk)."""
+    formatter = cached_formatter(black_format, black_key)
+    return {MODULE_FILE: render_python(catalog, formatter=formatter),
             SUMMARY_FILE: render_summary(catalog)}

@@ -1,30 +1,44 @@
-"""The Python module reuses the bytes on disk only when black would produce them again.
+"""black's output comes from black or from this machine's memo, never from the folder.
 
-``render_python`` skips black when the module on disk records the digest of this
-very input and its body still hashes to the recorded output digest. Each test
-below breaks one of those two conditions and watches black run again; the first
-shows the skip itself happens (black replaced by a function that fails).
+The module's header names the digest of black's input and of its output. A render
+runs black unless this machine's cache (generator/cache/formatted.py) holds its
+answer for exactly this input, black version and mode; the module on disk is never
+read, so a hand-edited module with a recomputed header cannot make itself current.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import black
 import pytest
 
+from generator.cache.formatted import cached_formatter
 from generator.model.types import Catalog
 from generator.render import python_module
-from generator.render.python_module import render_python
-
-
-def _no_black(text: str) -> str:
-    raise AssertionError("black ran although the module on disk could be reused")
+from generator.render.python_module import black_format, black_key, render_python
 
 
 @pytest.fixture(scope="module")
 def fresh(example_catalog: Catalog) -> bytes:
     return render_python(example_catalog)
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TOOLCAT_CACHE", raising=False)
+    return tmp_path / "cache"
+
+
+class Counting:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, text: str) -> str:
+        self.calls += 1
+        return black_format(text)
 
 
 def test_whole_module_is_black_formatted(fresh: bytes) -> None:
@@ -39,38 +53,50 @@ def test_header_names_both_digests(fresh: bytes) -> None:
     assert second.decode() == python_module.FORMATTED + python_module._sha256(body)
 
 
-def test_unchanged_module_is_reused_without_black(example_catalog: Catalog, fresh: bytes,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(python_module, "_black", _no_black)
-    assert render_python(example_catalog, previous=fresh) == fresh
+def test_memo_answers_the_second_render(example_catalog: Catalog, fresh: bytes,
+                                        cache: Path) -> None:
+    black_run = Counting()
+    formatter = cached_formatter(black_run, black_key)
+    assert render_python(example_catalog, formatter=formatter) == fresh
+    assert render_python(example_catalog, formatter=formatter) == fresh
+    assert black_run.calls == 1, "black ran again although this machine knew its answer"
+    assert list(cache.glob("*.black"))
 
 
-def test_hand_edited_body_is_formatted_again(example_catalog: Catalog, fresh: bytes) -> None:
-    edited = fresh.replace(b"def load()", b"def load( )")
-    assert edited != fresh
-    assert render_python(example_catalog, previous=edited) == fresh
+def test_memo_off_runs_black(example_catalog: Catalog, fresh: bytes, cache: Path,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLCAT_CACHE", "off")
+    black_run = Counting()
+    formatter = cached_formatter(black_run, black_key)
+    render_python(example_catalog, formatter=formatter)
+    assert render_python(example_catalog, formatter=formatter) == fresh
+    assert black_run.calls == 2
 
 
-def test_new_input_is_formatted_again(example_catalog: Catalog, fresh: bytes) -> None:
-    tools = example_catalog.tools[:-1]
-    fewer = dataclasses.replace(example_catalog, tools=tools)
-    result = render_python(fewer, previous=fresh)
-    assert result == render_python(fewer)
+def test_new_input_is_formatted_again(example_catalog: Catalog, fresh: bytes,
+                                      cache: Path) -> None:
+    black_run = Counting()
+    formatter = cached_formatter(black_run, black_key)
+    render_python(example_catalog, formatter=formatter)
+    fewer = dataclasses.replace(example_catalog, tools=example_catalog.tools[:-1])
+    result = render_python(fewer, formatter=formatter)
+    assert black_run.calls == 2
     assert result != fresh
     assert example_catalog.tools[-1].name.encode() not in result
 
 
-def test_black_version_is_part_of_the_input(example_catalog: Catalog, fresh: bytes,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_black_version_is_part_of_the_key(example_catalog: Catalog, fresh: bytes,
+                                          cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    black_run = Counting()
+    formatter = cached_formatter(black_run, black_key)
+    render_python(example_catalog, formatter=formatter)
     monkeypatch.setattr(python_module, "version", lambda name: "0.0.0")
-    calls: list[str] = []
-    original = python_module._black
-
-    def counting(text: str) -> str:
-        calls.append(text)
-        return original(text)
-
-    monkeypatch.setattr(python_module, "_black", counting)
-    result = render_python(example_catalog, previous=fresh)
-    assert calls, "a module formatted by another black version was reused"
+    result = render_python(example_catalog, formatter=formatter)
+    assert black_run.calls == 2, "an answer of another black version was reused"
     assert result.split(b"\n", 1)[0] != fresh.split(b"\n", 1)[0]
+
+
+def test_render_takes_no_module_from_disk() -> None:
+    """The old shortcut read the module on disk; nothing may take its place."""
+    assert "previous" not in render_python.__code__.co_varnames
+    assert not hasattr(python_module, "read_previous")

@@ -17,6 +17,7 @@ from typing import Any
 from generator.config import load_config
 from generator.errors import fail
 from generator.jsonio import loads
+from generator.render.catalog import tools_digest
 from generator.vocab.files import CATALOG_FILE
 
 FORMATS = frozenset({1, 2})
@@ -34,7 +35,7 @@ class ToolRecord:
 class CatalogView:
     label: str                 # where it was read from, for messages
     name: str
-    digest: str | None
+    digest: str | None         # of the tools as read (recomputed, not the stored field)
     tools: dict[str, ToolRecord]
     meta: dict[str, Any]       # every top-level field except the tools
 
@@ -68,10 +69,12 @@ def parse_catalog(data: bytes, label: str) -> CatalogView:
             raise fail(label, f"/tools/{index}/tool/name", f"tool '{name}' appears twice",
                        "regenerate the catalog; toolcat never writes a name twice")
         tools[name] = record
-    digest = doc.get("digest")
+    # Recomputed, never read: a hand-edited tool under the old "digest" field would
+    # otherwise pass for unchanged. The stored field stays in meta, so a stale one
+    # shows up as a differing catalog field.
+    digest = tools_digest([record.tool for record in tools.values()])
     meta = {k: v for k, v in doc.items() if k != "tools"}
-    return CatalogView(label, str(doc.get("name", "")), digest if isinstance(digest, str)
-                       else None, tools, meta)
+    return CatalogView(label, str(doc.get("name", "")), digest, tools, meta)
 
 
 def _record(entry: Any, label: str, index: int) -> ToolRecord:

@@ -3,8 +3,11 @@
 A catalog is written into a fresh sibling folder that then takes the place of
 the old one, so a failed or interrupted regen leaves the previous output whole:
 rendering happens in memory before anything touches the disk, and the folder
-swap is two renames. If a run dies between them, the next run finds the backup
-and puts it back before doing anything else.
+swap is two renames. If a run dies between them, the next run (``generate`` or
+``check``) finds the backup and puts it back before doing anything else. Runs on
+the same parent folder take turns (an advisory lock on the folder itself, so no
+lock file is left behind), and each removes the staging folders of killed runs:
+they carry their run's process id, and one whose process is gone is stale.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ import difflib
 import os
 import re
 import shutil
+import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,10 +42,57 @@ def recover(out: Path) -> None:
             backup.rename(out)
 
 
-def write_catalog(out: Path, files: Files) -> None:
-    recover(out)
+@contextmanager
+def parent_locked(out: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock on ``out``'s parent folder (where fcntl exists)."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        import fcntl  # noqa: PLC0415 - POSIX only
+    except ImportError:
+        yield
+        return
+    handle = os.open(out.parent, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)   # releases the lock
+
+
+def _staging_prefix(out: Path) -> str:
+    return f".{out.name}.staging-"
+
+
+def remove_stale_staging(out: Path) -> None:
+    """Remove staging folders left by killed runs (their process no longer exists)."""
+    prefix = _staging_prefix(out)
+    for entry in out.parent.glob(prefix + "*"):
+        pid = entry.name[len(prefix):].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)) and entry.is_dir() \
+                and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True   # exists, owned by someone else
+    return True
+
+
+def write_catalog(out: Path, files: Files) -> None:
+    with parent_locked(out):
+        recover(out)
+        remove_stale_staging(out)
+        _swap_in(out, files)
+
+
+def _swap_in(out: Path, files: Files) -> None:
+    staging = Path(tempfile.mkdtemp(prefix=f"{_staging_prefix(out)}{os.getpid()}-",
+                                    dir=out.parent))
     try:
         for rel, data in sorted(files.items()):
             target = staging / rel
@@ -67,16 +120,45 @@ def write_catalog(out: Path, files: Files) -> None:
 
 
 def on_disk(out: Path) -> Files:
-    """The folder's catalog files: everything but caches and its record (a hint)."""
-    if not out.is_dir():
+    """The folder's catalog files: everything but bytecode caches and its record.
+
+    Only regular files are read. Nothing else is followed or opened (a symlink could
+    name /dev/zero or a file outside the folder, a FIFO would block): such an entry
+    stands in as ``NOT_REGULAR``, which no rendered file equals, so ``check`` reports
+    it instead of reading it.
+    """
+    if out.is_symlink() or not out.is_dir():
         return {}
     found = {}
-    for path in sorted(out.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
+    for folder, dirs, names in os.walk(out):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        base = Path(folder)
+        for name in sorted(names) + [d for d in dirs if (base / d).is_symlink()]:
+            path = base / name
             rel = path.relative_to(out).as_posix()
-            if rel != RECORD_FILE:
-                found[rel] = path.read_bytes()
-    return found
+            if rel == RECORD_FILE:
+                continue
+            found[rel] = _read_regular(path)
+    return dict(sorted(found.items()))
+
+
+NOT_REGULAR = b"(not a regular file: toolcat does not follow or read it)\n"
+
+
+def _read_regular(path: Path) -> bytes:
+    try:
+        mode = path.lstat().st_mode
+        if not stat.S_ISREG(mode):
+            return NOT_REGULAR
+        with open(path, "rb", opener=_no_follow) as handle:
+            return handle.read()
+    except OSError:
+        return NOT_REGULAR
+
+
+def _no_follow(name: str, flags: int) -> int:
+    # Swapped for a symlink or FIFO after the lstat: refuse to follow or block.
+    return os.open(name, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,11 @@
-"""Is a catalog folder already what a run would write? Every answer ``check`` may
-take without regenerating lives here.
+"""Is a catalog folder already what a run would write? The one answer ``check`` may
+take without regenerating, and it comes only from this machine.
 
-``unchanged``: the folder's committed record (generator/output/record.py) or this
-machine's outputs memo vouches for the folder's bytes. ``previous_verdict``: the
-validation verdict catalog.json recorded. The memo records the sha256 of every
+Nothing stored in the repository is evidence: not the folder's record, not
+catalog.json's ``source`` (a committed file can claim anything). This machine's
+outputs memo (outside the repository, generator/cache/store.py) is written only
+after a whole run here, validation included, produced or confirmed the folder.
+It records the sha256 of every
 file a run produced, keyed by the spec files, the target's settings and override
 file, every file of toolcat's package and templates, and the names (so the
 versions) of all installed distributions. A check whose key and spec files match
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import sys
 from functools import cache
 from pathlib import Path
@@ -23,22 +24,17 @@ from typing import TYPE_CHECKING
 
 from generator.cache.bundles import code_digest, listed, verified
 from generator.cache.store import cache_dir, load, store
-from generator.jsonio import loads
-from generator.load.validation.validate import verdict
 from generator.output.files import Files
-from generator.output.record import confirmed
 from generator.vocab.digests import sha256_hex
-from generator.vocab.files import CATALOG_FILE
 
 if TYPE_CHECKING:
     from generator.config import Target
 
 
 def unchanged(target: Target, current: Files) -> int | None:
-    """The tool count, when the folder's record (else the local memo) vouches for
-    ``current``, the folder's files."""
-    tools = confirmed(target, current)
-    return tools if tools is not None else fresh_outputs(target, current)
+    """The tool count, when this machine's memo vouches for ``current``, the folder's
+    files."""
+    return fresh_outputs(target, current)
 
 
 @cache
@@ -96,25 +92,3 @@ def remember_outputs(target: Target, spec_files: dict[Path, bytes], files: Files
         return
     outputs = {rel: sha256_hex(blob) for rel, blob in files.items()}
     store(folder, folder / f"{key}.outputs", (listed(spec_files), outputs, tools))
-
-
-# catalog.json is written with sorted keys and a two-space indent, so its top-level
-# "source" member is the only text that starts a line with exactly '  "source": {'.
-_SOURCE = re.compile(rb'^  "source": (\{.*?^  \})', re.S | re.M)
-
-
-def previous_verdict(output: Path) -> str | None:
-    """'<spec sha> <validator>' recorded by the last generate, if any.
-
-    Read from the "source" member alone: parsing all of a big catalog.json costs
-    more (0.14 s for GitHub's 11 MB) than anything else this needs.
-    """
-    try:
-        data = (output / CATALOG_FILE).read_bytes()
-        match = _SOURCE.search(data)
-        source = loads(match.group(1)) if match else loads(data)["source"]
-        if source.get("verdict", "valid") != "valid":
-            return None     # warn mode: validate again, to count and show the problems
-        return verdict(source["sha256"], source["validatedWith"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None

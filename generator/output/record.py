@@ -4,15 +4,14 @@
 every spec file read (paths relative to the spec's folder), of the override
 file, the target's settings, toolcat's identity (its own files, its templates and
 the versions of every package it requires: generator/identity.py) and the sha256
-of every file it wrote. ``check`` on a folder whose record still matches all of
-that has nothing to regenerate: the catalog is a pure function of exactly those
-inputs, so the same inputs would give the same bytes. Any difference, or a
-missing or unreadable record, sends ``check`` down the ordinary path: regenerate
-in memory and compare bytes.
+of every file it wrote.
 
-The record is a hint, not output: ``check`` never reports it stale, and its
-toolcat identity may differ between machines with different package versions,
-which only costs those machines the ordinary path.
+It is provenance for people, never evidence: anyone who can edit the folder can
+edit the record, so no verdict of ``check`` reads it (``check`` regenerates and
+compares bytes; see README "What check guarantees"). ``check`` neither reads nor
+compares it: it describes the run (which toolcat, which package versions) rather
+than the output, and comparing it would make every change to toolcat a stale
+folder although the catalog's bytes are the same.
 """
 
 from __future__ import annotations
@@ -21,13 +20,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from generator.identity import generator_digest
 from generator.jsonio import dumps
 from generator.output.files import Files
 from generator.vocab.digests import sha256_tagged as _sha256
-from generator.vocab.files import RECORD_FILE
 
 if TYPE_CHECKING:
     from generator.config import Target
@@ -52,32 +48,6 @@ def make_record(target: Target, read: SpecFiles, files: Files, tools: int) -> by
         "outputs": {rel: _sha256(data) for rel, data in sorted(files.items())},
         "tools": tools,
     })
-
-
-def confirmed(target: Target, on_disk: Files) -> int | None:
-    """The tool count, when the record shows ``on_disk`` is what a run would write.
-
-    ``on_disk``: the folder's files other than the record itself.
-    """
-    try:
-        record = orjson.loads((target.output / RECORD_FILE).read_bytes())
-        if not isinstance(record, dict) or record.get("format") != FORMAT:
-            return None
-        root = target.spec.resolve().parent
-        read = record["spec"]
-        if (record["generator"] != generator_digest()
-                or record["settings"] != _settings(target)
-                or record["overrides"] != _overrides(target)
-                or _relative(target.spec.resolve(), root) not in read
-                or any(_sha256((root / rel).read_bytes()) != sha
-                       for rel, sha in read.items())
-                or record["outputs"] != {rel: _sha256(data)
-                                         for rel, data in on_disk.items()}):
-            return None
-        tools = record["tools"]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-    return tools if isinstance(tools, int) else None
 
 
 def _settings(target: Target) -> dict[str, Any]:

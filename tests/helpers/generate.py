@@ -48,13 +48,13 @@ def generate_files(target: Target) -> Files:
     return render_files(build_catalog(target))
 
 
-def run_cli(*args: str | Path, cwd: Path | None = None,
-            seed: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str | Path, cwd: Path | None = None, seed: str | None = None,
+            timeout: float = 300) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     if seed is not None:
         env["PYTHONHASHSEED"] = seed
     return subprocess.run([*CLI, *map(str, args)], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300, check=False)
+                          text=True, timeout=timeout, check=False)
 
 
 def read_folder(folder: Path) -> Files:
