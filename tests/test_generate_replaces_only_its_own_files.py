@@ -118,3 +118,10 @@ def test_emitted_names_are_the_four_files(tmp_path: Path) -> None:
     target = Target(name="api", spec=tmp_path / "s.yaml", spec_label="s.yaml",
                     output=tmp_path / "out")
     assert emitted_names(target) == {CATALOG_FILE, MODULE_FILE, SUMMARY_FILE, RECORD_FILE}
+
+
+def test_a_folder_under_an_emitted_name(project: Path) -> None:
+    out = project / "out"
+    (out / CATALOG_FILE).mkdir(parents=True)
+    (out / CATALOG_FILE / "precious.txt").write_text("mine\n")
+    _refused(project, out, "catalog.json/")
