@@ -102,11 +102,8 @@ def _first_member(members: list[Any], root: dict[str, Any], depth: int) -> Any:
 def _merge(schemas: list[Any], root: dict[str, Any], depth: int = 0) -> dict[str, Any]:
     """allOf as one schema: properties and required united, first word wins elsewhere."""
     merged: dict[str, Any] = {"properties": {}, "required": []}
-    for part in schemas:
-        for _ in range(32):
-            if not (isinstance(part, dict) and isinstance(part.get("$ref"), str)):
-                break
-            part = resolve_pointer(root, part["$ref"])
+    for given in schemas:
+        part = _deref(given, root)
         if not isinstance(part, dict) or depth > 24:
             continue
         if part.get("allOf"):
@@ -120,6 +117,14 @@ def _merge(schemas: list[Any], root: dict[str, Any], depth: int = 0) -> dict[str
             else:
                 merged.setdefault(key, val)
     return merged
+
+
+def _deref(schema: Any, root: dict[str, Any]) -> Any:
+    for _ in range(32):
+        if not (isinstance(schema, dict) and isinstance(schema.get("$ref"), str)):
+            break
+        schema = resolve_pointer(root, schema["$ref"])
+    return schema
 
 
 def _type(schema: dict[str, Any]) -> str:

@@ -94,11 +94,11 @@ def judge(probe: Probe, outcome: Outcome) -> Finding | None:
             f"no answer within the time limit to invalid arguments ({probe.detail})"))
     if outcome.protocol_error is not None:
         return Finding("error", probe.tool, "probe", probe.kind, message=(
-            f"invalid arguments ({probe.detail}) gave a JSON-RPC error, not a result with "
-            "isError: true"), expected="isError: true", actual=outcome.protocol_error)
+            f"invalid arguments ({probe.detail}) gave a JSON-RPC error, not isError: true"),
+            expected="isError: true", actual=outcome.protocol_error)
     if not outcome.is_error:
         return Finding("error", probe.tool, "probe", probe.kind, message=(
-            f"invalid arguments ({probe.detail}) were accepted: the call succeeded"),
+            f"accepted invalid arguments ({probe.detail})"),
             expected="isError: true", actual="success")
     return None
 

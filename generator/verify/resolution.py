@@ -34,10 +34,10 @@ def type_label(schema: Any, root: dict[str, Any]) -> str:
 
 def enum_values(schema: Any, root: dict[str, Any]) -> str:
     """The enum of an argument (or of its array items), canonical, '' when none."""
-    target = _deref(schema, root, 0)
+    target = _deref(schema, root)
     values = _enum(target, root)
     if values is None and isinstance(target, dict) and isinstance(target.get("items"), dict):
-        items = _enum(_deref(target["items"], root, 0), root)
+        items = _enum(_deref(target["items"], root), root)
         return f"items: {_canonical(items)}" if items is not None else ""
     return _canonical(values) if values is not None else ""
 
@@ -49,7 +49,7 @@ def _enum(schema: Any, root: dict[str, Any]) -> list[Any] | None:
         return [v for v in schema["enum"] if v is not None]
     for key in ("anyOf", "oneOf"):
         for member in schema.get(key) or []:
-            found = _enum(_deref(member, root, 0), root)
+            found = _enum(_deref(member, root), root)
             if found is not None:
                 return found
     return None
@@ -62,7 +62,7 @@ def _canonical(values: list[Any]) -> str:
 def _types(schema: Any, root: dict[str, Any], depth: int) -> set[str]:
     if depth > 32:
         return {"recursive schema"}
-    schema = _deref(schema, root, depth)
+    schema = _deref(schema, root)
     if schema is True or schema == {}:
         return {"any"}
     if not isinstance(schema, dict):
@@ -120,7 +120,7 @@ def _json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-def _deref(schema: Any, root: dict[str, Any], depth: int) -> Any:
+def _deref(schema: Any, root: dict[str, Any]) -> Any:
     """Follow local ``$ref``s (``#/$defs/X``); a ref that does not resolve stays."""
     seen = 0
     while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < 32:

@@ -21,7 +21,7 @@ from typing import Any
 
 import anyio
 import jsonschema
-import mcp.types as types
+from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
