@@ -33,23 +33,26 @@ def type_label(schema: Any, root: dict[str, Any]) -> str:
 
 
 def enum_values(schema: Any, root: dict[str, Any]) -> str:
-    """The enum of an argument (or of its array items), canonical, '' when none."""
+    """The enum of an argument (or of its array items), canonical, '' when none.
+    An ``enum`` beside a ``$ref`` counts (2020-12 applies both), then the target's."""
+    values = _enum(schema, root, 0)
     target = _deref(schema, root)
-    values = _enum(target, root)
     if values is None and isinstance(target, dict) and isinstance(target.get("items"), dict):
-        items = _enum(_deref(target["items"], root), root)
+        items = _enum(target["items"], root, 0)
         return f"items: {_canonical(items)}" if items is not None else ""
     return _canonical(values) if values is not None else ""
 
 
-def _enum(schema: Any, root: dict[str, Any]) -> list[Any] | None:
-    if not isinstance(schema, dict):
+def _enum(schema: Any, root: dict[str, Any], depth: int) -> list[Any] | None:
+    if not isinstance(schema, dict) or depth > 32:
         return None
     if isinstance(schema.get("enum"), list):
         return [v for v in schema["enum"] if v is not None]
-    for key in ("anyOf", "oneOf"):
+    if isinstance(schema.get("$ref"), str):
+        return _enum(resolve_pointer(root, schema["$ref"]), root, depth + 1)
+    for key in ("anyOf", "oneOf", "allOf"):
         for member in schema.get(key) or []:
-            found = _enum(_deref(member, root), root)
+            found = _enum(member, root, depth + 1)
             if found is not None:
                 return found
     return None
