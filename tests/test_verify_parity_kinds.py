@@ -26,7 +26,9 @@ Tools = dict[str, dict[str, Any]]
 def _findings(mutate: Callable[[Tools], None]) -> set[tuple[str, str, str, str]]:
     server = {e["tool"]["name"]: copy.deepcopy(e["tool"]) for e in ENTRIES}
     mutate(server)
-    found = compare_tools(ENTRIES, list(server.values()), NameMap())
+    listed = list(server.values())
+    listed += [copy.deepcopy(t) for t in listed if t.get("_listTwice")]
+    found = compare_tools(ENTRIES, listed, NameMap())
     return {(f.severity, f.tool, f.kind, f.argument) for f in found}
 
 
@@ -74,6 +76,12 @@ CASES: dict[str, tuple[Callable[[Tools], None], set[tuple[str, str, str, str]]]]
     "full-replace-header-missing-is-not-critical": (
         lambda t: _props(t, "update_channel").pop("ifMatch"),
         {("error", "broadcast_update_channel", "missing-argument", "ifMatch")}),
+    "listed-twice": (
+        lambda t: t["broadcast_get_channel"].__setitem__("_listTwice", True),
+        {("error", "broadcast_get_channel", "duplicate-tool", "")}),
+    "input-root-not-object": (
+        lambda t: _schema(t, "get_channel").__setitem__("type", "array"),
+        {("error", "broadcast_get_channel", "input-root", "")}),
     "integer-became-number": (
         lambda t: _props(t, "list_channels")["pageSize"].__setitem__("type", "number"),
         {("error", "broadcast_list_channels", "type", "pageSize")}),

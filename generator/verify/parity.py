@@ -10,6 +10,7 @@ body field is critical: the API applies the omission as a clear.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from generator.verify.findings import Finding
@@ -28,7 +29,10 @@ def compare_tools(catalog: list[dict[str, Any]], server: list[dict[str, Any]],
     tools as ``tools/list`` returned them, wire JSON."""
     listed = {tool["name"]: tool for tool in server}
     claimed: set[str] = set()
-    findings: list[Finding] = []
+    findings = [Finding("error", name, "parity", "duplicate-tool",
+                        message=f"the server lists this name {count} times")
+                for name, count in sorted(Counter(t["name"] for t in server).items())
+                if count > 1]
     for entry in catalog:
         tool, binding = entry["tool"], entry["binding"]
         name = names.server_name(tool["name"])
@@ -58,6 +62,10 @@ def compare_tool(expected: dict[str, Any], binding: dict[str, Any],
     for arg in sorted(set(want_props) & set(got_props)):
         findings += _argument(name, arg, (want_props[arg], want), (got_props[arg], got),
                               (arg in want_required, arg in got_required))
+    if got.get("type") != "object":
+        findings.append(Finding("error", name, "parity", "input-root",
+                                message="an inputSchema's root must be an object schema",
+                                expected="object", actual=_show(got.get("type"))))
     if want.get("additionalProperties") is False and got.get("additionalProperties") is not False:
         findings.append(Finding(
             "error", name, "parity", "additional-properties",
