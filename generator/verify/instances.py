@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 
-from generator.verify.resolution import resolve_pointer
+from generator.verify.resolution import deref, resolve_pointer
 
 _FORMATS = {
     "date-time": "2026-01-01T00:00:00Z", "date": "2026-01-01", "time": "00:00:00Z",
@@ -103,7 +103,7 @@ def _merge(schemas: list[Any], root: dict[str, Any], depth: int = 0) -> dict[str
     """allOf as one schema: properties and required united, first word wins elsewhere."""
     merged: dict[str, Any] = {"properties": {}, "required": []}
     for given in schemas:
-        part = _deref(given, root)
+        part = deref(given, root)
         if not isinstance(part, dict) or depth > 24:
             continue
         if part.get("allOf"):
@@ -117,14 +117,6 @@ def _merge(schemas: list[Any], root: dict[str, Any], depth: int = 0) -> dict[str
             else:
                 merged.setdefault(key, val)
     return merged
-
-
-def _deref(schema: Any, root: dict[str, Any]) -> Any:
-    for _ in range(32):
-        if not (isinstance(schema, dict) and isinstance(schema.get("$ref"), str)):
-            break
-        schema = resolve_pointer(root, schema["$ref"])
-    return schema
 
 
 def _type(schema: dict[str, Any]) -> str:

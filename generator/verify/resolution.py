@@ -36,7 +36,7 @@ def enum_values(schema: Any, root: dict[str, Any]) -> str:
     """The enum of an argument (or of its array items), canonical, '' when none.
     An ``enum`` beside a ``$ref`` counts (2020-12 applies both), then the target's."""
     values = _enum(schema, root, 0)
-    target = _deref(schema, root)
+    target = deref(schema, root)
     if values is None and isinstance(target, dict) and isinstance(target.get("items"), dict):
         items = _enum(target["items"], root, 0)
         return f"items: {_canonical(items)}" if items is not None else ""
@@ -65,7 +65,7 @@ def _canonical(values: list[Any]) -> str:
 def _types(schema: Any, root: dict[str, Any], depth: int) -> set[str]:
     if depth > 32:
         return {"recursive schema"}
-    schema = _deref(schema, root)
+    schema = deref(schema, root)
     if schema is True or schema == {}:
         return {"any"}
     if not isinstance(schema, dict):
@@ -123,7 +123,7 @@ def _json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-def _deref(schema: Any, root: dict[str, Any]) -> Any:
+def deref(schema: Any, root: dict[str, Any]) -> Any:
     """Follow local ``$ref``s (``#/$defs/X``); a ref that does not resolve stays."""
     seen = 0
     while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < 32:
