@@ -14,13 +14,14 @@ from typing import Any
 import click
 
 from generator.config import DEFAULT_CONFIG, load_config, select
-from generator.diff.load import CATALOG_FILE, CatalogView, read_side
+from generator.diff.catalogs import CatalogView, read_side
 from generator.errors import fail
 from generator.verify.connect import Server, http_server, stdio_server
 from generator.verify.findings import Report, make_report
 from generator.verify.names import NameMap, parse_names
 from generator.verify.report import render
 from generator.verify.session import Options, run
+from generator.vocab.files import CATALOG_FILE
 
 DRIFT = 1
 

@@ -16,10 +16,8 @@ from typing import Any
 from generator.verify.findings import Finding
 from generator.verify.names import NameMap
 from generator.verify.resolution import enum_values, type_label
+from generator.vocab.mcp import HINT_DEFAULTS
 
-# MCP's defaults for absent hints (schema.ts, 2025-11-25).
-HINT_DEFAULTS = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,
-                 "openWorldHint": True}
 FULL_REPLACE = "full-replace"
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from generator.cli import main
-from generator.diff.load import read_side
+from generator.diff.catalogs import read_side
 from generator.verify.command import _entries, check
 from generator.verify.connect import memory_server
 from generator.verify.findings import Report
