@@ -20,7 +20,7 @@ def test_json_is_canonical_and_complete() -> None:
     report = _incident()
     text = render(report, "json")
     data = json.loads(text)
-    assert text == json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    assert text == json.dumps(data, indent=2, sort_keys=True, ensure_ascii=True) + "\n"
     assert data["clean"] is False
     assert data["counts"] == {"critical": 1, "error": 7}
     assert data["findings"][0] == {
