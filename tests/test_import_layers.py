@@ -30,7 +30,7 @@ RANKS = {
     "cache": 9,
     "output": 10,
     "pipeline": 11, "diff": 11,
-    "flows": 12,
+    "flows": 12, "verify": 12,
     "cli": 13, "": 13,   # "": generator/__init__.py
 }
 

@@ -13,6 +13,7 @@ overrides (U+202E) and other invisible formatting characters are written as
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from typing import Any
@@ -33,7 +34,7 @@ def refuse_raw(value: Any) -> Any:
     if isinstance(value, Escaped) or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     raise TypeError(f"template value {value!r} has no escaping filter: pass it through "
-                    "pyrepr, pydoc, code or cell")
+                    "pyrepr, pydoc, code, cell, term or canonical_json")
 
 
 def pyrepr(value: Any) -> Escaped:
@@ -68,4 +69,16 @@ def markdown_cell(text: str) -> Escaped:
     return Escaped(visible(" ".join(text.replace("|", "\\|").split())))
 
 
-FILTERS = {"pyrepr": pyrepr, "pydoc": pydoc, "code": code, "cell": markdown_cell}
+def terminal(text: str) -> Escaped:
+    """One line for a terminal: a name or message from a server cannot move the cursor,
+    colour the screen or hide text (ESC and every other hidden character shown)."""
+    return Escaped(visible(" ".join(str(text).split())))
+
+
+def canonical_json(value: Any) -> Escaped:
+    """Sorted, indented JSON, ASCII only: every non-ASCII or hidden character is escaped."""
+    return Escaped(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=True))
+
+
+FILTERS = {"pyrepr": pyrepr, "pydoc": pydoc, "code": code, "cell": markdown_cell,
+           "term": terminal, "canonical_json": canonical_json}

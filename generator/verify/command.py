@@ -1,0 +1,108 @@
+"""``toolcat verify``: hold a running MCP server to a catalog and to the tool contract.
+
+    toolcat verify [NAME | --catalog PATH] (--command "CMD ARGS..." | --url URL)
+
+Exit codes: 0 clean, 1 drift or a contract failure, 2 a usage or connection error.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from generator.config import DEFAULT_CONFIG, load_config, select
+from generator.diff.catalogs import CatalogView, read_side
+from generator.errors import fail
+from generator.verify.connect import Server, http_server, stdio_server
+from generator.verify.findings import Report, make_report
+from generator.verify.names import NameMap, parse_names
+from generator.verify.report import render
+from generator.verify.session import Options, run
+from generator.vocab.files import CATALOG_FILE
+
+DRIFT = 1
+
+
+@click.command()
+@click.argument("name", required=False)
+@click.option("--catalog", "catalog_path", type=click.Path(path_type=Path),
+              help="A catalog.json (or its folder) instead of a NAME from the config.")
+@click.option("--config", "config", type=click.Path(path_type=Path), default=DEFAULT_CONFIG,
+              show_default=True, help="The config that names the catalogs.")
+@click.option("--command", "command", metavar='"CMD ARGS..."',
+              help="Start the server with this command and speak MCP over its stdio.")
+@click.option("--url", help="The server's streamable HTTP endpoint, e.g. http://127.0.0.1:8000/mcp.")
+@click.option("--prefix", help="Server tool names: FROM=TO swaps a catalog name's leading "
+              "FROM for TO; TO alone prepends it.")
+@click.option("--map", "pairs", multiple=True, metavar="CATALOG=SERVER",
+              help="The server's name for one catalog tool (repeatable).")
+@click.option("--probe", is_flag=True, help="Send invalid calls the contract says must be "
+              "refused (read-only tools; see --allow-writes).")
+@click.option("--allow-writes", is_flag=True, help="Also probe tools that are not read-only.")
+@click.option("--call-readonly", is_flag=True, help="Call each read-only tool with generated "
+              "arguments and check its output against the outputSchema.")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]),
+              default="text", show_default=True)
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+              help="Seconds each request (and connecting) may take.")
+def verify(name: str | None, catalog_path: Path | None, config: Path, command: str | None,
+           url: str | None, prefix: str | None, pairs: tuple[str, ...], probe: bool,
+           allow_writes: bool, call_readonly: bool, fmt: str, timeout: float) -> None:
+    """Check that a running MCP server advertises exactly the catalog's tools.
+
+    Every mismatch is reported in one run: missing and extra tools and arguments,
+    argument types, enums, required sets, additionalProperties and annotations;
+    a full-replace tool lacking a body field is critical. --probe and
+    --call-readonly add the contract checks.
+    """
+    if (command is None) == (url is None):
+        raise click.UsageError("give exactly one of --command and --url")
+    if allow_writes and not probe:
+        raise click.UsageError("--allow-writes only widens --probe; give --probe too")
+    view = _catalog(name, catalog_path, config)
+    entries = _entries(view)
+    names = parse_names(prefix, pairs, [e["tool"]["name"] for e in entries], view.label)
+    server = stdio_server(command) if command is not None else http_server(url or "")
+    report = check(view.label, entries, server, names,
+                   Options(probe, allow_writes, call_readonly, timeout))
+    click.echo(render(report, fmt), nl=False)
+    if not report.clean:
+        sys.exit(DRIFT)
+
+
+def check(label: str, entries: list[dict[str, Any]], server: Server, names: NameMap,
+          options: Options) -> Report:
+    """One verify run, as a Report (the command and the tests share this)."""
+    outcome = run(server, entries, names, options)
+    checks = ("parity", *(["probe"] if options.probe else []),
+              *(["output"] if options.call_readonly else []))
+    return make_report(label, server.label, outcome.protocol, checks, len(entries),
+                       len(outcome.server_tools), outcome.findings, outcome.notes)
+
+
+def _catalog(name: str | None, path: Path | None, config: Path) -> CatalogView:
+    if path is not None:
+        if name is not None:
+            raise click.UsageError("give either NAME or --catalog, not both")
+        return read_side(path)
+    if not config.is_file():
+        raise fail(str(config), "", "config file not found",
+                   "run from the project root, pass --config, or use --catalog PATH")
+    targets = select(load_config(config), name, str(config))
+    if len(targets) != 1:
+        raise fail(str(config), "catalogs", f"{len(targets)} catalogs; verify checks one",
+                   f"name one: {', '.join(t.name for t in targets)}")
+    return read_side(targets[0].output / CATALOG_FILE)
+
+
+def _entries(view: CatalogView) -> list[dict[str, Any]]:
+    entries = []
+    for tool_name, record in sorted(view.tools.items()):
+        if not isinstance(record.tool.get("inputSchema"), dict):
+            raise fail(view.label, f"tools/{tool_name}/inputSchema", "no inputSchema object",
+                       "regenerate the catalog with `toolcat generate`")
+        entries.append({"tool": record.tool, "binding": record.binding})
+    return entries

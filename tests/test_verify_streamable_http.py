@@ -1,0 +1,61 @@
+"""verify over streamable HTTP on 127.0.0.1: the faithful SDK server is clean (exit 0),
+and a URL nobody listens on is a connection error (exit 2), named, without a traceback."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+from helpers.verify_run import CATALOG, SERVER, run_cli
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_listening(port: int, process: subprocess.Popen[bytes], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"test server exited with {process.returncode}")
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"test server not listening on 127.0.0.1:{port} after {seconds}s")
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, str(SERVER), str(CATALOG), "--http", str(port)])
+    try:
+        _wait_listening(port, process, 60)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_faithful_server_over_http_is_clean(url: str, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(monkeypatch, capsys, "broadcast", "--url", url, "--probe",
+                             "--call-readonly")
+    assert code == 0, out + err
+    assert out.splitlines()[2] == "OK: no drift, no contract failure"
+
+
+def test_nobody_listening_is_exit_2(monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"http://127.0.0.1:{_free_port()}/mcp"
+    code, out, err = run_cli(monkeypatch, capsys, "broadcast", "--url", url, "--timeout", "5")
+    assert code == 2
+    assert out == ""
+    assert err.startswith(f"{url}: cannot talk to the MCP server: ")
+    assert "fix: check that the server is running" in err
