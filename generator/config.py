@@ -7,6 +7,8 @@
         prefix: broadcast_
         overrides: broadcast/overrides.yaml
         validation: strict             # or warn: generate despite validator problems
+        models: true                   # also write models.py (pydantic + typed surface)
+        templates: broadcast/templates # files here replace built-in templates by name
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class CatalogConfig(pydantic.BaseModel):
     name_budget: int = pydantic.Field(default=MAX_NAME, ge=16, le=MAX_NAME)
     open_world: bool = False
     validation: Mode = "strict"
+    models: bool = False
+    templates: str | None = None
 
 
 class Config(pydantic.BaseModel):
@@ -62,6 +66,8 @@ class Target(pydantic.BaseModel):
     name_budget: int = MAX_NAME
     open_world: bool = False
     validation: Mode = "strict"
+    models: bool = False
+    templates: Path | None = None
 
 
 def load_config(path: Path) -> list[Target]:
@@ -77,8 +83,19 @@ def load_config(path: Path) -> list[Target]:
             overrides=Path(os.path.normpath(base / entry.overrides)) if entry.overrides
             else None,
             name_budget=entry.name_budget, open_world=entry.open_world,
-            validation=entry.validation))
+            validation=entry.validation, models=entry.models,
+            templates=_folder(base, entry.templates, str(path), name)))
     return targets
+
+
+def _folder(base: Path, folder: str | None, file: str, name: str) -> Path | None:
+    if folder is None:
+        return None
+    path = Path(os.path.normpath(base / folder))
+    if not path.is_dir():
+        raise fail(file, f"catalogs.{name}.templates", f"templates folder '{folder}' not found "
+                   f"(looked in {path})", "name a folder of templates, relative to this file")
+    return path
 
 
 def check_catalog_name(name: str, file: str, location: str) -> str:

@@ -41,7 +41,7 @@ def test_header_names_both_digests(fresh: bytes) -> None:
 
 def test_unchanged_module_is_reused_without_black(example_catalog: Catalog, fresh: bytes,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(python_module, "_black", _no_black)
+    monkeypatch.setattr(python_module, "black_format", _no_black)
     assert render_python(example_catalog, previous=fresh) == fresh
 
 
@@ -64,13 +64,13 @@ def test_black_version_is_part_of_the_input(example_catalog: Catalog, fresh: byt
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(python_module, "version", lambda name: "0.0.0")
     calls: list[str] = []
-    original = python_module._black
+    original = python_module.black_format
 
     def counting(text: str) -> str:
         calls.append(text)
         return original(text)
 
-    monkeypatch.setattr(python_module, "_black", counting)
+    monkeypatch.setattr(python_module, "black_format", counting)
     result = render_python(example_catalog, previous=fresh)
     assert calls, "a module formatted by another black version was reused"
     assert result.split(b"\n", 1)[0] != fresh.split(b"\n", 1)[0]

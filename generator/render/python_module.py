@@ -47,7 +47,7 @@ def render_python(catalog: Catalog, templates: Path | None = None,
         reused = reuse(previous, rendered)
         if reused is not None:
             return reused
-    body = _black(text).encode()
+    body = black_format(text).encode()
     return _header(rendered, _sha256(body)) + body
 
 
@@ -79,7 +79,7 @@ def _header(rendered: str, formatted: str) -> bytes:
     return f"{RENDERED}{rendered}\n{FORMATTED}{formatted}\n".encode()
 
 
-def _black(text: str) -> str:
+def black_format(text: str) -> str:
     # Imported here: black takes 0.3 s to import, and a check that reuses the
     # module on disk never needs it.
     import black  # noqa: PLC0415

@@ -1,0 +1,1 @@
+"""Serving catalogs as MCP servers: reads generated catalogs, never the pipeline."""
