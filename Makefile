@@ -37,3 +37,8 @@ bench-peers: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache
+
+# Model/inputSchema parity on a larger corpus sample with more drawn instances.
+.PHONY: models-parity
+models-parity: $(STAMP)
+	TOOLCAT_PARITY_FULL=1 $(BIN)/python -m pytest -q -n 2 tests/test_models_parity.py

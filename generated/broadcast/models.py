@@ -14,7 +14,6 @@ import typing as _typing
 from generator.runtime import typed as _typed
 from typing import Annotated, Any, Literal
 from pydantic import (
-    AwareDatetime,
     BaseModel,
     ConfigDict,
     Field,
@@ -157,7 +156,7 @@ class BroadcastGetPlayoutItemsInput(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    finish: AwareDatetime | None = None
+    finish: StrictStr | None = None
     """
     Only items starting before this instant.
     """
@@ -169,7 +168,7 @@ class BroadcastGetPlayoutItemsInput(BaseModel):
     """
     Include filler items in the result.
     """
-    start: AwareDatetime | None = None
+    start: StrictStr | None = None
     """
     Only items finishing after this instant.
     """
@@ -274,7 +273,7 @@ class BroadcastSetChannelNotesOutput(BaseModel):
     """
     Current notes text.
     """
-    updatedAt: AwareDatetime | None = None
+    updatedAt: StrictStr | None = None
     """
     When the notes were last changed.
     """
@@ -304,7 +303,7 @@ class PlaybackOrder(
 
 
 class PlayoutItem(BaseModel):
-    finish: AwareDatetime
+    finish: StrictStr
     """
     When the item ends.
     """
@@ -316,7 +315,7 @@ class PlayoutItem(BaseModel):
     """
     Identifier of the media item played.
     """
-    start: AwareDatetime
+    start: StrictStr
     """
     When the item starts.
     """
@@ -440,7 +439,7 @@ class BroadcastCreateChannelOutput(BaseModel):
     """
     Guide categories of the channel.
     """
-    createdAt: AwareDatetime
+    createdAt: StrictStr
     """
     When the channel was created.
     """
@@ -661,7 +660,7 @@ class BroadcastGetChannelOutput(BaseModel):
     """
     Guide categories of the channel.
     """
-    createdAt: AwareDatetime
+    createdAt: StrictStr
     """
     When the channel was created.
     """
@@ -841,7 +840,7 @@ class BroadcastPatchChannelOutput(BaseModel):
     """
     Guide categories of the channel.
     """
-    createdAt: AwareDatetime
+    createdAt: StrictStr
     """
     When the channel was created.
     """
@@ -970,7 +969,7 @@ class BroadcastUpdateChannelOutput(BaseModel):
     """
     Guide categories of the channel.
     """
-    createdAt: AwareDatetime
+    createdAt: StrictStr
     """
     When the channel was created.
     """
@@ -1207,7 +1206,7 @@ class Channel(BaseModel):
     """
     Guide categories of the channel.
     """
-    createdAt: AwareDatetime
+    createdAt: StrictStr
     """
     When the channel was created.
     """
@@ -1274,7 +1273,7 @@ class Playout(PlayoutSummary):
     """
     Number of items currently built.
     """
-    lastBuiltAt: AwareDatetime | None = None
+    lastBuiltAt: StrictStr | None = None
     """
     When the playout was last built, or null if never.
     """

@@ -15,6 +15,7 @@ toolcat's own docstring.
 from __future__ import annotations
 
 import keyword
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,23 @@ from generator.render.python_module import black_format
 from generator.render.templates import environment
 
 TEMPLATE = "models.py.jinja"
+# JSON Schema 2020-12 only annotates with ``format``; datamodel-code-generator would
+# check it (AwareDatetime, UUID, EmailStr, AnyUrl ...), so a model would reject what
+# the inputSchema accepts, need packages toolcat does not install (email-validator),
+# and rewrite values on the way out (AnyUrl adds a '/', Decimal dumps a string).
+# Every format it knows stays the plain JSON type.
+_STRING_FORMATS = (
+    "binary", "byte", "date", "date-time", "date-time-local", "duration", "email",
+    "hostname", "idn-email", "idn-hostname", "ipv4", "ipv4-network", "ipv6", "ipv6-network",
+    "iri", "iri-reference", "json-pointer", "password", "path", "regex",
+    "relative-json-pointer", "time", "time-delta", "time-local", "ulid", "uri",
+    "uri-reference", "uri-template", "uuid", "uuid1", "uuid2", "uuid3", "uuid4", "uuid5",
+    "decimal", "unix-time", "unixtime")
+_NUMBER_FORMATS = ("decimal", "double", "float", "unix-time", "unixtime", "time-delta")
+_INTEGER_FORMATS = ("int32", "int64", "unix-time", "unixtime", "time-delta")
+TYPE_MAPPINGS = [*(f"string+{f}=string" for f in _STRING_FORMATS),
+                 *(f"number+{f}=number" for f in _NUMBER_FORMATS),
+                 *(f"integer+{f}=integer" for f in _INTEGER_FORMATS)]
 ROOT_TITLE = "CatalogSchemas"   # the document's root: datamodel-code-generator makes it a class
 _FUTURE = "from __future__ import annotations\n"
 
@@ -74,6 +92,19 @@ def typed_tools(catalog: Catalog, document: ModelsDocument) -> list[TypedTool]:
 
 def model_classes(schema: dict[str, Any]) -> str:
     """datamodel-code-generator's classes for ``schema``, without its header."""
+    # Sorted keys: the models follow catalog.json's bytes, not the spec's key order.
+    canonical = dumps({**loads(dumps(schema)), "title": ROOT_TITLE}).decode()
+    with warnings.catch_warnings():
+        # Its warnings (an unknown format kept as a string, black becoming an optional
+        # extra) describe choices made here on purpose; they would only be noise.
+        warnings.simplefilter("ignore")
+        code = _generate(canonical)
+    if not isinstance(code, str) or _FUTURE not in code:
+        raise RuntimeError("datamodel-code-generator returned no single module")
+    return code.partition(_FUTURE)[2]
+
+
+def _generate(canonical: str) -> object:
     # Imported here: 0.5 s, and only catalogs with models on need it.
     from datamodel_code_generator import generate  # noqa: PLC0415
     from datamodel_code_generator.enums import (  # noqa: PLC0415
@@ -84,9 +115,7 @@ def model_classes(schema: dict[str, Any]) -> str:
     from datamodel_code_generator.format import PythonVersion  # noqa: PLC0415
     from datamodel_code_generator.parser import LiteralType  # noqa: PLC0415
 
-    # Sorted keys: the models follow catalog.json's bytes, not the spec's key order.
-    canonical = dumps({**loads(dumps(schema)), "title": ROOT_TITLE}).decode()
-    code = generate(
+    return generate(
         canonical,
         input_file_type=InputFileType.JsonSchema,
         output_model_type=DataModelType.PydanticV2BaseModel,
@@ -102,9 +131,7 @@ def model_classes(schema: dict[str, Any]) -> str:
         use_schema_description=True,
         use_field_description=True,
         enum_field_as_literal=LiteralType.All,
+        type_mappings=TYPE_MAPPINGS,
         # JSON has no coercion: "1" is not an integer, 1 is not a string.
         strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
     )
-    if not isinstance(code, str) or _FUTURE not in code:
-        raise RuntimeError("datamodel-code-generator returned no single module")
-    return code.partition(_FUTURE)[2]
