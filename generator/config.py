@@ -21,6 +21,7 @@ import pydantic
 
 from generator.errors import fail, nearest
 from generator.parse.checked_yaml import parse_model, read_yaml
+from generator.vocab.files import CATALOG_TEMPLATES
 from generator.vocab.mcp import MAX_NAME
 from generator.vocab.validation import Mode
 
@@ -92,9 +93,17 @@ def _folder(base: Path, folder: str | None, file: str, name: str) -> Path | None
     if folder is None:
         return None
     path = Path(os.path.normpath(base / folder))
+    where = f"catalogs.{name}.templates"
     if not path.is_dir():
-        raise fail(file, f"catalogs.{name}.templates", f"templates folder '{folder}' not found "
+        raise fail(file, where, f"templates folder '{folder}' not found "
                    f"(looked in {path})", "name a folder of templates, relative to this file")
+    # A file that replaces no built-in template would be silently unused.
+    builtin = list(CATALOG_TEMPLATES)
+    for extra in sorted(p.relative_to(path).as_posix() for p in path.rglob("*")
+                        if p.is_file() and p.relative_to(path).as_posix() not in builtin):
+        raise fail(file, where, f"'{folder}/{extra}' replaces no built-in template"
+                   f"{nearest(extra, builtin)}",
+                   f"name it after one of: {', '.join(builtin)}")
     return path
 
 
