@@ -137,7 +137,19 @@ def _deref(node: Any, defs: dict[str, Any]) -> Any:
 
 
 UNKNOWN_PROPERTY = "toolcatUnknownProperty"
-_WRONG = ([], {}, "x", 1.5, True, 7)
+
+
+def _wrong(value: Any) -> Any:
+    """A value of another JSON type that lax coercion would accept where it can."""
+    if isinstance(value, bool):
+        return 1
+    if isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, str):
+        return 7
+    if isinstance(value, list):
+        return {}
+    return [] if isinstance(value, dict) else "x"
 
 
 def mutations(schema: dict[str, Any], valid: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -152,8 +164,7 @@ def mutations(schema: dict[str, Any], valid: dict[str, Any]) -> list[tuple[str, 
     for name in schema.get("required", []):
         out.append((f"missing {name}", {k: v for k, v in valid.items() if k != name}))
     for name, value in sorted(valid.items()):
-        wrong = next(w for w in _WRONG if type(w) is not type(value))
-        out.append((f"wrong type {name}", {**valid, name: wrong}))
+        out.append((f"wrong type {name}", {**valid, name: _wrong(value)}))
         out.append((f"null {name}", {**valid, name: None}))
         prop = _deref(schema.get("properties", {}).get(name), defs)
         if isinstance(prop, dict) and "enum" in prop:
