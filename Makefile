@@ -29,6 +29,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py --scaling
+	$(BIN)/python scripts/bench_models.py
 
 # FastMCP beside toolcat; FastMCP lives in its own venv under .bench/, never in .venv.
 .PHONY: bench-peers
