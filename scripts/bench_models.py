@@ -59,6 +59,7 @@ def row(label: str, spec: Path, runs: int) -> str:
             document, doc_s, _cpu = _timed(lambda: models_document(catalog))
             code, dcg_s, _cpu = _timed(lambda d=document: model_classes(d.schema))
             _body, black_s, _cpu = _timed(lambda c=code: black_format(c))
+            # The whole render once more, as generate runs it (template included).
             data, total_s, total_cpu = _timed(lambda: render_models(catalog))
             for values, seconds in zip(steps, (doc_s, dcg_s, black_s, total_s, total_cpu),
                                        strict=True):
