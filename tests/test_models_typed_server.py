@@ -129,7 +129,7 @@ def test_unknown_tool_is_a_protocol_error(models: ModuleType) -> None:
     error = _session(models, Channels(models), work)
     assert isinstance(error, MCPError)
     assert error.error.code == -32602
-    assert "unknown tool" in error.error.message
+    assert "Unknown tool" in error.error.message
 
 
 def test_serve_needs_every_tool(models: ModuleType, tmp_path: Path) -> None:

@@ -16,8 +16,7 @@ from typing import Any
 import pydantic
 from mcp.server.lowlevel import Server
 
-# The one line to change when the serve runtime (d-serve) is merged.
-from generator.runtime.sdk_server import Handler, ToolOutcome, make_server
+from generator.runtime.mcp_server import Handler, ToolOutcome, make_server
 
 TypedServer = Server[Any]
 
