@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.render.template_folder import DEFAULT_TEMPLATES
+from generator.identity import DEFAULT_TEMPLATES
 from helpers.generate import run_cli
 from helpers.project import make_project
 
