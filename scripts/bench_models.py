@@ -22,14 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from bench import available, documents
-from generator.load.validate import validator_id
 
 from generator.config import Target
 from generator.errors import ToolcatError
-from generator.load.bundle import bundle
 from generator.models.document import models_document
 from generator.models.render import model_classes, render_models
-from generator.pipeline import build_catalog, spec_digest
+from generator.pipeline import build_catalog, spec_verdict
 from generator.render.python_module import black_format
 
 HEADER = ("| document | tools | models.py bytes | classes | document s | "
@@ -45,7 +43,7 @@ def _timed(step: Callable[[], Any]) -> tuple[Any, float, float]:
 
 def row(label: str, spec: Path, runs: int) -> str:
     try:
-        verdict = f"{spec_digest(bundle(spec).files, spec.resolve().parent)} {validator_id()}"
+        verdict = spec_verdict(spec)
         catalog = build_catalog(Target(name="bench", spec=spec, spec_label=spec.name,
                                        output=spec.parent / "unused"), verdict)
     except ToolcatError as exc:
