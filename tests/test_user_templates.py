@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.identity import DEFAULT_TEMPLATES
 from helpers.generate import run_cli
 from helpers.project import make_project
+
+from generator.identity import DEFAULT_TEMPLATES
 
 MARK = "# house style: reviewed by the platform team"
 
