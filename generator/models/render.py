@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import keyword
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,9 @@ class TypedTool:
     output: str | None          # output model class, when the tool has an outputSchema
 
 
-def render_models(catalog: Catalog, templates: Path | None = None) -> bytes:
+def render_models(catalog: Catalog, templates: Path | None = None,
+                  formatter: Callable[[str], str] | None = None) -> bytes:
+    """models.py's bytes; ``formatter``: black, or a memo of it (black's input decides)."""
     document = models_document(catalog)
     tools = typed_tools(catalog, document)
     text = environment(templates).get_template(TEMPLATE).render(
@@ -67,7 +70,7 @@ def render_models(catalog: Catalog, templates: Path | None = None) -> bytes:
         models=model_classes(document.schema),
         tools=tools,
     )
-    return black_format(text).encode()
+    return (formatter or black_format)(text).encode()
 
 
 def typed_tools(catalog: Catalog, document: ModelsDocument) -> list[TypedTool]:
