@@ -25,6 +25,7 @@ from generator.errors import fail
 from generator.jsonio import dumps, loads
 from generator.model.types import Catalog
 from generator.models.document import ModelsDocument, class_name, models_document
+from generator.render.escape import Escaped
 from generator.render.python_module import black_format
 from generator.render.templates import environment
 
@@ -67,7 +68,8 @@ def render_models(catalog: Catalog, templates: Path | None = None,
         name=catalog.name,
         spec=catalog.source.spec,
         protocol=class_name(catalog.name) + "Tools",
-        models=model_classes(document.schema),
+        # Code, not a value: datamodel-code-generator quotes what it puts into it.
+        models=Escaped(model_classes(document.schema)),
         tools=tools,
     )
     return (formatter or black_format)(text).encode()

@@ -13,6 +13,7 @@ overrides (U+202E) and other invisible formatting characters are written as
 
 from __future__ import annotations
 
+import keyword
 import re
 import unicodedata
 from typing import Any
@@ -33,7 +34,7 @@ def refuse_raw(value: Any) -> Any:
     if isinstance(value, Escaped) or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     raise TypeError(f"template value {value!r} has no escaping filter: pass it through "
-                    "pyrepr, pydoc, code or cell")
+                    "pyrepr, pyident, pydoc, code or cell")
 
 
 def pyrepr(value: Any) -> Escaped:
@@ -41,6 +42,13 @@ def pyrepr(value: Any) -> Escaped:
     if value is None or isinstance(value, str | int | float | bool):
         return Escaped(repr(value))
     raise TypeError(f"pyrepr: {type(value).__name__} is not a plain literal")
+
+
+def pyident(value: str) -> Escaped:
+    """A Python identifier (a class or method name toolcat derived), checked, not quoted."""
+    if not value.isidentifier() or keyword.iskeyword(value):
+        raise TypeError(f"pyident: {value!r} is not a Python identifier")
+    return Escaped(value)
 
 
 def pydoc(value: str) -> Escaped:
@@ -68,4 +76,5 @@ def markdown_cell(text: str) -> Escaped:
     return Escaped(visible(" ".join(text.replace("|", "\\|").split())))
 
 
-FILTERS = {"pyrepr": pyrepr, "pydoc": pydoc, "code": code, "cell": markdown_cell}
+FILTERS = {"pyrepr": pyrepr, "pyident": pyident, "pydoc": pydoc, "code": code,
+           "cell": markdown_cell}
