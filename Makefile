@@ -29,6 +29,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py --scaling
+	$(BIN)/python scripts/bench_models.py
 
 # FastMCP beside toolcat; FastMCP lives in its own venv under .bench/, never in .venv.
 .PHONY: bench-peers
@@ -37,3 +38,8 @@ bench-peers: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache
+
+# Model/inputSchema parity on a larger corpus sample with more drawn instances.
+.PHONY: models-parity
+models-parity: $(STAMP)
+	TOOLCAT_PARITY_FULL=1 $(BIN)/python -m pytest -q -n 2 tests/test_models_parity.py

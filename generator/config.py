@@ -7,6 +7,8 @@
         prefix: broadcast_
         overrides: broadcast/overrides.yaml
         validation: strict             # or warn: generate despite validator problems
+        models: true                   # also write models.py (pydantic + typed surface)
+        templates: broadcast/templates # files here replace built-in templates by name
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import pydantic
 
 from generator.errors import fail, nearest
 from generator.parse.checked_yaml import parse_model, read_yaml
+from generator.vocab.files import CATALOG_TEMPLATES
 from generator.vocab.mcp import MAX_NAME
 from generator.vocab.validation import Mode
 
@@ -40,6 +43,8 @@ class CatalogConfig(pydantic.BaseModel):
     name_budget: int = pydantic.Field(default=MAX_NAME, ge=16, le=MAX_NAME)
     open_world: bool = False
     validation: Mode = "strict"
+    models: bool = False
+    templates: str | None = None
 
 
 class Config(pydantic.BaseModel):
@@ -62,6 +67,8 @@ class Target(pydantic.BaseModel):
     name_budget: int = MAX_NAME
     open_world: bool = False
     validation: Mode = "strict"
+    models: bool = False
+    templates: Path | None = None
 
 
 def load_config(path: Path) -> list[Target]:
@@ -77,8 +84,27 @@ def load_config(path: Path) -> list[Target]:
             overrides=Path(os.path.normpath(base / entry.overrides)) if entry.overrides
             else None,
             name_budget=entry.name_budget, open_world=entry.open_world,
-            validation=entry.validation))
+            validation=entry.validation, models=entry.models,
+            templates=_folder(base, entry.templates, str(path), name)))
     return targets
+
+
+def _folder(base: Path, folder: str | None, file: str, name: str) -> Path | None:
+    if folder is None:
+        return None
+    path = Path(os.path.normpath(base / folder))
+    where = f"catalogs.{name}.templates"
+    if not path.is_dir():
+        raise fail(file, where, f"templates folder '{folder}' not found "
+                   f"(looked in {path})", "name a folder of templates, relative to this file")
+    # A file that replaces no built-in template would be silently unused.
+    builtin = list(CATALOG_TEMPLATES)
+    for extra in sorted(p.relative_to(path).as_posix() for p in path.rglob("*")
+                        if p.is_file() and p.relative_to(path).as_posix() not in builtin):
+        raise fail(file, where, f"'{folder}/{extra}' replaces no built-in template"
+                   f"{nearest(extra, builtin)}",
+                   f"name it after one of: {', '.join(builtin)}")
+    return path
 
 
 def check_catalog_name(name: str, file: str, location: str) -> str:

@@ -22,7 +22,7 @@ from generator.output.files import (
     write_catalog,
 )
 from generator.output.fresh import remember_outputs, unchanged
-from generator.output.guard import check_replaceable, emitted_names
+from generator.output.guard import check_replaceable, emitted_names, replaceable_names
 from generator.output.record import make_record
 from generator.vocab.files import CATALOG_FILE, RECORD_FILE
 
@@ -54,16 +54,17 @@ def generate(target: Target, config: Path | None = None) -> Generated:
     from generator.pipeline import build  # noqa: PLC0415 - see the module's docstring
 
     names = emitted_names(target)
+    replaceable = replaceable_names(target)
     inputs = [target.spec, *([target.overrides] if target.overrides else []),
               *([config] if config else [])]
-    check_replaceable(target.output, names, inputs)
+    check_replaceable(target.output, replaceable, inputs)
     built = build(target, render=True)
     catalog, files = built.catalog, built.files or {}
     record = make_record(target, built.read, files, len(catalog.tools))
     written = {**files, RECORD_FILE: record}
     if not set(written) <= names:
         raise AssertionError(f"rendered {sorted(set(written) - names)}, not in emitted_names")
-    check_replaceable(target.output, names, [*inputs, *built.spec_files])
+    check_replaceable(target.output, replaceable, [*inputs, *built.spec_files])
     write_catalog(target.output, written)
     remember_outputs(target, built.spec_files, files, len(catalog.tools))
     return Generated(target, len(catalog.tools), sum(len(v) for v in files.values()),

@@ -34,7 +34,7 @@ from generator.overrides.schema import read_overrides
 from generator.render.catalog import render_catalog
 from generator.render.python_module import black_format, black_key, render_python
 from generator.render.summary import render_summary
-from generator.vocab.files import CATALOG_FILE, MODULE_FILE, SUMMARY_FILE
+from generator.vocab.files import CATALOG_FILE, MODELS_FILE, MODULE_FILE, SUMMARY_FILE
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,8 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
         check_schemas(tools, str(target.spec), defs)
         source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
         catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
-        files = _render_module_and_summary(catalog) if render else None
+        files = (_render_module_and_summary(catalog, models=target.models,
+                                            templates=target.templates) if render else None)
     except Exception:
         findings = spec.validated()
         if findings.counted and target.validation == "strict":
@@ -134,14 +135,23 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
     return Built(catalog, spec_files(spec.files, target.spec), files, spec.files, findings)
 
 
-def render_files(catalog: Catalog) -> Files:
-    """Every file of a catalog."""
-    return {CATALOG_FILE: render_catalog(catalog), **_render_module_and_summary(catalog)}
+def render_files(catalog: Catalog, *, models: bool = False,
+                 templates: Path | None = None) -> Files:
+    """Every file of a catalog; ``models``: add models.py; ``templates``: a user's folder
+    that overrides ours by name."""
+    return {CATALOG_FILE: render_catalog(catalog),
+            **_render_module_and_summary(catalog, models=models, templates=templates)}
 
 
-def _render_module_and_summary(catalog: Catalog) -> Files:
+def _render_module_and_summary(catalog: Catalog, *, models: bool = False,
+                               templates: Path | None = None) -> Files:
     """The files that do not record the validator's verdict (black's part remembered
     by this machine, never read back from the folder on disk)."""
     formatter = cached_formatter(black_format, black_key)
-    return {MODULE_FILE: render_python(catalog, formatter=formatter),
-            SUMMARY_FILE: render_summary(catalog)}
+    files = {MODULE_FILE: render_python(catalog, templates, formatter=formatter),
+             SUMMARY_FILE: render_summary(catalog, templates)}
+    if models:
+        from generator.models.render import render_models  # noqa: PLC0415 - 0.5 s import
+
+        files[MODELS_FILE] = render_models(catalog, templates, formatter=formatter)
+    return files

@@ -27,4 +27,5 @@ def example_catalog() -> Catalog:
 
 @pytest.fixture(scope="session")
 def example_files(example_catalog: Catalog) -> Files:
-    return render_files(example_catalog)
+    target = example_target()
+    return render_files(example_catalog, models=target.models, templates=target.templates)

@@ -27,10 +27,10 @@ RANKS = {
     "model": 6,
     "overrides": 7,
     "render": 8,
-    "cache": 9,
+    "cache": 9, "models": 9,   # models: renders models.py, so above render
     "output": 10,
     "pipeline": 11, "diff": 11,
-    "flows": 12, "verify": 12,
+    "flows": 12, "verify": 12, "runtime": 12,
     "cli": 13, "": 13,   # "": generator/__init__.py
 }
 

@@ -10,7 +10,7 @@ file a run produced, keyed by the spec files, the target's settings and override
 file, every file of toolcat's package and templates, and the names (so the
 versions) of all installed distributions. A check whose key and spec files match
 and whose folder holds exactly those bytes is up to date without regenerating.
-(A templates folder chosen per target would have to join the key.)
+A target's own templates folder joins the key with the digest of its files.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from generator.cache.bundles import code_digest, listed, verified
 from generator.cache.store import cache_dir, load, store
+from generator.identity import folder_digest
 from generator.output.files import Files
 from generator.vocab.digests import sha256_hex
 
@@ -56,7 +57,8 @@ def _outputs_key(target: Target) -> tuple[Path, bytes, str]:
     data = root.read_bytes()
     overrides = target.overrides.read_bytes() if target.overrides is not None else b""
     parts = [environment_digest(), target.model_dump_json(), str(root),
-             str(target.output.resolve()), sha256_hex(data), sha256_hex(overrides)]
+             str(target.output.resolve()), sha256_hex(data), sha256_hex(overrides),
+             folder_digest(target.templates) or ""]
     return root, data, sha256_hex("\0".join(parts).encode())
 
 

@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.errors import ToolcatError, fail
-from generator.vocab.files import CATALOG_FILE, MODULE_FILE, RECORD_FILE, SUMMARY_FILE
+from generator.vocab.files import (
+    CATALOG_FILE,
+    MODELS_FILE,
+    MODULE_FILE,
+    RECORD_FILE,
+    SUMMARY_FILE,
+)
 
 if TYPE_CHECKING:
     from generator.config import Target
@@ -30,8 +36,14 @@ _FIX = "point --out (or the config's output) at a folder of its own, new or made
 def emitted_names(target: Target) -> frozenset[str]:
     """The files toolcat writes into ``target``'s folder: a function of its settings,
     so a setting that adds a file (models.py) adds its name here."""
-    del target  # every target emits the same four today
-    return frozenset({CATALOG_FILE, MODULE_FILE, SUMMARY_FILE, RECORD_FILE})
+    names = {CATALOG_FILE, MODULE_FILE, SUMMARY_FILE, RECORD_FILE}
+    return frozenset(names | {MODELS_FILE} if target.models else names)
+
+
+def replaceable_names(target: Target) -> frozenset[str]:
+    """What ``generate`` may replace: what it emits now, and models.py, which it wrote
+    while the target had models on (turning them off removes the file it wrote)."""
+    return emitted_names(target) | {MODELS_FILE}
 
 
 def check_replaceable(out: Path, names: frozenset[str], inputs: Iterable[Path]) -> None:

@@ -20,7 +20,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.identity import generator_digest
+from generator.identity import folder_digest, generator_digest
 from generator.jsonio import dumps
 from generator.output.files import Files
 from generator.vocab.digests import sha256_tagged as _sha256
@@ -53,7 +53,8 @@ def make_record(target: Target, read: SpecFiles, files: Files, tools: int) -> by
 def _settings(target: Target) -> dict[str, Any]:
     """What of the target shapes the output, besides the files it names."""
     return {"name": target.name, "spec": target.spec_label, "prefix": target.prefix,
-            "nameBudget": target.name_budget, "openWorld": target.open_world}
+            "nameBudget": target.name_budget, "openWorld": target.open_world,
+            "models": target.models, "templates": folder_digest(target.templates)}
 
 
 def _overrides(target: Target) -> str | None:

@@ -14,6 +14,7 @@ overrides (U+202E) and other invisible formatting characters are written as
 from __future__ import annotations
 
 import json
+import keyword
 import re
 import unicodedata
 from typing import Any
@@ -34,7 +35,7 @@ def refuse_raw(value: Any) -> Any:
     if isinstance(value, Escaped) or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     raise TypeError(f"template value {value!r} has no escaping filter: pass it through "
-                    "pyrepr, pydoc, code, cell, term or canonical_json")
+                    "pyrepr, pyident, pydoc, code, cell, term or canonical_json")
 
 
 def pyrepr(value: Any) -> Escaped:
@@ -42,6 +43,13 @@ def pyrepr(value: Any) -> Escaped:
     if value is None or isinstance(value, str | int | float | bool):
         return Escaped(repr(value))
     raise TypeError(f"pyrepr: {type(value).__name__} is not a plain literal")
+
+
+def pyident(value: str) -> Escaped:
+    """A Python identifier (a class or method name toolcat derived), checked, not quoted."""
+    if not value.isidentifier() or keyword.iskeyword(value):
+        raise TypeError(f"pyident: {value!r} is not a Python identifier")
+    return Escaped(value)
 
 
 def pydoc(value: str) -> Escaped:
@@ -80,5 +88,5 @@ def canonical_json(value: Any) -> Escaped:
     return Escaped(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=True))
 
 
-FILTERS = {"pyrepr": pyrepr, "pydoc": pydoc, "code": code, "cell": markdown_cell,
-           "term": terminal, "canonical_json": canonical_json}
+FILTERS = {"pyrepr": pyrepr, "pyident": pyident, "pydoc": pydoc, "code": code,
+           "cell": markdown_cell, "term": terminal, "canonical_json": canonical_json}

@@ -16,8 +16,10 @@ from generator.render.escape import FILTERS, refuse_raw
 
 
 def environment(folder: Path | None = None) -> jinja2.Environment:
+    """Templates from ``folder`` first (a user's, by file name), then the built-in ones."""
+    folders = [str(folder)] if folder is not None else []
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(folder or DEFAULT_TEMPLATES)),
+        loader=jinja2.FileSystemLoader([*folders, str(DEFAULT_TEMPLATES)]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -45,7 +45,8 @@ def build(spec: Path, name: str = "api", prefix: str = "", *,
 
 
 def generate_files(target: Target) -> Files:
-    return render_files(build_catalog(target))
+    return render_files(build_catalog(target), models=target.models,
+                        templates=target.templates)
 
 
 def run_cli(*args: str | Path, cwd: Path | None = None, seed: str | None = None,

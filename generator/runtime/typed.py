@@ -1,0 +1,59 @@
+"""Serve an implementation of a catalog's typed surface (``models.py``) over MCP.
+
+The server validates arguments against the tool's inputSchema first (the
+catalog is the contract; pydantic cannot express all of it, see the README's
+divergence table), then the input model parses them, the implementation's
+method runs, and its output model is dumped to JSON for the structured result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pydantic
+from mcp.server.lowlevel import Server
+
+from generator.runtime.mcp_server import Handler, ToolOutcome, make_server
+
+TypedServer = Server[Any]
+
+
+@dataclass(frozen=True)
+class TypedTool:
+    input: type[pydantic.BaseModel]
+    output: type[pydantic.BaseModel] | None
+    method: str
+
+
+def typed_handler(tools: Mapping[str, TypedTool], implementation: object) -> Handler:
+    async def handle(name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        entry = tools[name]
+        try:
+            parsed = entry.input.model_validate(arguments)
+        except pydantic.ValidationError as exc:
+            return ToolOutcome(text=f"invalid arguments for {name}: {exc}", is_error=True)
+        try:
+            result = await getattr(implementation, entry.method)(parsed)
+        except Exception as exc:  # a failing tool is an isError result, not a protocol error
+            return ToolOutcome(text=f"{name} failed: {exc}", is_error=True)
+        if entry.output is None:
+            return ToolOutcome(text=json.dumps(result, sort_keys=True, default=str))
+        if not isinstance(result, entry.output):
+            return ToolOutcome(text=f"{name} returned {type(result).__name__}, "
+                               f"not {entry.output.__name__}", is_error=True)
+        # exclude_unset: an optional field the handler never set is absent, not null.
+        return ToolOutcome(structured=result.model_dump(mode="json", by_alias=True,
+                                                        exclude_unset=True))
+    return handle
+
+
+def serve_typed(name: str, tools: list[dict[str, Any]], typed: Mapping[str, TypedTool],
+                implementation: object) -> TypedServer:
+    """An MCP server whose ``tools/list`` is ``tools``, calls dispatched to ``implementation``."""
+    missing = sorted(t["name"] for t in tools if t["name"] not in typed)
+    if missing:
+        raise ValueError(f"no typed entry for tools {missing}")
+    return make_server(name, tools, typed_handler(typed, implementation))

@@ -1,0 +1,92 @@
+"""Benchmark models.py generation (``models: true``) on every real document we have.
+
+Run by `make bench` after scripts/bench.py, on the same documents. For each, the
+catalog is built once in process (validation skipped: it is measured by
+bench.py), then models.py is rendered --runs times and the median wall and CPU
+seconds of its three steps are printed: the schema document (naming, shared
+definitions), datamodel-code-generator, and black. A document whose models fail
+to render says why in the last column.
+
+Prints a Markdown table on stdout, progress on stderr. Not part of the test
+suite (tests/test_bench_models_script.py only checks that it still runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench import available, documents
+
+from generator.config import Target
+from generator.errors import ToolcatError
+from generator.models.document import models_document
+from generator.models.render import model_classes, render_models
+from generator.pipeline import build_catalog, spec_verdict
+from generator.render.python_module import black_format
+
+HEADER = ("| document | tools | models.py bytes | classes | document s | "
+          "datamodel-code-generator s | black s | total s (cpu) | note |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---|")
+
+
+def _timed(step: Callable[[], Any]) -> tuple[Any, float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    value = step()
+    return value, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def row(label: str, spec: Path, runs: int) -> str:
+    try:
+        verdict = spec_verdict(spec)
+        catalog = build_catalog(Target(name="bench", spec=spec, spec_label=spec.name,
+                                       output=spec.parent / "unused"), verdict)
+    except ToolcatError as exc:
+        reason = exc.problems[0].message[:60]
+        return f"| {label} | - | - | - | - | - | - | - | catalog fails: {reason} |"
+    steps: list[list[float]] = [[], [], [], [], []]   # document, dcg, black, total, cpu
+    size = classes = 0
+    note = ""
+    try:
+        for _ in range(runs):
+            document, doc_s, _cpu = _timed(lambda: models_document(catalog))
+            code, dcg_s, _cpu = _timed(lambda d=document: model_classes(d.schema))
+            _body, black_s, _cpu = _timed(lambda c=code: black_format(c))
+            # The whole render once more, as generate runs it (template included).
+            data, total_s, total_cpu = _timed(lambda: render_models(catalog))
+            for values, seconds in zip(steps, (doc_s, dcg_s, black_s, total_s, total_cpu),
+                                       strict=True):
+                values.append(seconds)
+            size, classes = len(data), data.count(b"\nclass ")
+    except Exception as exc:
+        note = f"{type(exc).__name__}: {str(exc)[:80]}"
+    doc, dcg, black, total, cpu = (f"{statistics.median(v):.2f}" if v else "-"
+                                   for v in steps)
+    return (f"| {label} | {len(catalog.tools)} | {size:,} | {classes} | {doc} | {dcg} | "
+            f"{black} | {total} ({cpu}) | {note} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", default=[], metavar="NAME",
+                        help="measure only documents whose label contains NAME")
+    parser.add_argument("--runs", type=int, default=3, help="runs per measurement (3)")
+    args = parser.parse_args(argv)
+    chosen = [(label, path) for label, path in documents()
+              if not args.only or any(o in label for o in args.only)]
+    if not chosen:
+        print("no document matches --only", file=sys.stderr)
+        return 2
+    print(HEADER)
+    for label, path in available(chosen):
+        print(row(label, path, args.runs), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
