@@ -7,6 +7,8 @@
         prefix: broadcast_
         overrides: broadcast/overrides.yaml
         validation: strict             # or warn: generate despite validator problems
+        credentials:                   # toolcat serve: security scheme -> env variable
+          bearerAuth: BROADCAST_TOKEN
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Annotated
 
 import pydantic
 
@@ -40,6 +43,10 @@ class CatalogConfig(pydantic.BaseModel):
     name_budget: int = pydantic.Field(default=MAX_NAME, ge=16, le=MAX_NAME)
     open_world: bool = False
     validation: Mode = "strict"
+    # toolcat serve reads each security scheme's credential from the environment variable
+    # named here (never from a file); unnamed schemes use TOOLCAT_<CATALOG>_<SCHEME>.
+    credentials: dict[str, Annotated[str, pydantic.StringConstraints(
+        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]] = {}
 
 
 class Config(pydantic.BaseModel):
@@ -62,6 +69,7 @@ class Target(pydantic.BaseModel):
     name_budget: int = MAX_NAME
     open_world: bool = False
     validation: Mode = "strict"
+    credentials: dict[str, str] = {}
 
 
 def load_config(path: Path) -> list[Target]:
@@ -77,7 +85,8 @@ def load_config(path: Path) -> list[Target]:
             overrides=Path(os.path.normpath(base / entry.overrides)) if entry.overrides
             else None,
             name_budget=entry.name_budget, open_world=entry.open_world,
-            validation=entry.validation))
+            validation=entry.validation,
+            credentials=dict(entry.credentials)))
     return targets
 
 
