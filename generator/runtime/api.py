@@ -57,6 +57,20 @@ class ApiHandler:
         self.options = options
         self.environ = os.environ if environ is None else environ
         self.transport = transport
+        self._client: httpx2.AsyncClient | None = None
+
+    def _http(self) -> httpx2.AsyncClient:
+        # One client per server: building one (TLS context, pool) costs more than a call.
+        if self._client is None:
+            self._client = httpx2.AsyncClient(timeout=self.options.timeout,
+                                              follow_redirects=False, transport=self.transport)
+        return self._client
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool (for code that embeds the handler)."""
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
 
     def request_for(self, tool_name: str, arguments: dict[str, Any]) -> HttpRequest:
         """The request a call becomes, credentials not included (safe to show or record)."""
@@ -136,29 +150,30 @@ class ApiHandler:
                     url: str, headers: list[tuple[str, str]], body: bytes | None,
                     label: str) -> ToolOutcome:
         origin = urlsplit(url)[:2]
-        async with httpx2.AsyncClient(timeout=self.options.timeout, follow_redirects=False,
-                                      transport=self.transport) as client:
-            for _ in range(MAX_REDIRECTS + 1):
-                request = client.build_request(method, url, headers=headers, content=body)
-                response = await client.send(request, stream=True)
-                try:
-                    data = await self._read(response)
-                finally:
-                    await response.aclose()
-                if data is None:
-                    return ToolOutcome(text=f"The response to {label} is larger than "
-                                       f"{self.options.max_response_bytes} bytes; not read",
-                                       is_error=True)
-                if response.status_code not in REDIRECTS:
-                    return self._outcome(entry, arguments, response, data, label)
-                target = urljoin(url, response.headers.get("location", ""))
-                if urlsplit(target)[:2] != origin:
-                    return ToolOutcome(text=f"{label} was redirected to another host "
-                                       f"({urlsplit(target).netloc}); not followed",
-                                       is_error=True)
-                url = target
-                if response.status_code == 303:
-                    method, body = "GET", None
+        client = self._http()
+        # Field values are octets (RFC 9110 5.5): non-ASCII text goes as UTF-8, not refused.
+        wire_headers = [(k, v.encode()) for k, v in headers]
+        for _ in range(MAX_REDIRECTS + 1):
+            request = client.build_request(method, url, headers=wire_headers, content=body)
+            response = await client.send(request, stream=True)
+            try:
+                data = await self._read(response)
+            finally:
+                await response.aclose()
+            if data is None:
+                return ToolOutcome(text=f"The response to {label} is larger than "
+                                   f"{self.options.max_response_bytes} bytes; not read",
+                                   is_error=True)
+            if response.status_code not in REDIRECTS:
+                return self._outcome(entry, arguments, response, data, label)
+            target = urljoin(url, response.headers.get("location", ""))
+            if urlsplit(target)[:2] != origin:
+                return ToolOutcome(text=f"{label} was redirected to another host "
+                                   f"({urlsplit(target).netloc}); not followed",
+                                   is_error=True)
+            url = target
+            if response.status_code == 303:
+                method, body = "GET", None
         return ToolOutcome(text=f"{label}: more than {MAX_REDIRECTS} redirects", is_error=True)
 
     async def _read(self, response: httpx2.Response) -> bytes | None:

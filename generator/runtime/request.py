@@ -211,7 +211,11 @@ def _body(binding: dict[str, Any], properties: dict[str, Any],
     ctype = binding.get("requestContentType")
     if ctype is None:
         return None, None
-    if not args and not binding.get("bodyRequired"):
+    # C's `bodyRequired` says whether an empty call still sends `{}`; a catalog without it
+    # gets `{}` whenever the tool has body arguments (valid for any object body without
+    # required fields, and a required body must be sent).
+    has_body = any(b["in"] == "body" for b in binding["arguments"].values())
+    if not args and not binding.get("bodyRequired", has_body):
         return None, None
     kind = ctype.split(";")[0].strip().lower()
     whole = [(name, value) for name, (where, value) in args.items() if where["name"] is None]

@@ -52,8 +52,8 @@ async def http_session(*args: str, cwd: Path = REPO) -> AsyncIterator[ClientSess
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"toolcat serve did not start: "
-                                       f"{process.stderr.read() if process.stderr else ''!r}")
+                    errors = process.stderr.read() if process.stderr else b""
+                    raise RuntimeError(f"toolcat serve did not start: {errors!r}") from None
                 time.sleep(0.1)
         url = f"http://127.0.0.1:{port}/mcp"
         async with streamable_http_client(url) as (read, write), ClientSession(
