@@ -152,7 +152,7 @@ class ApiHandler:
         origin = urlsplit(url)[:2]
         client = self._http()
         # Field values are octets (RFC 9110 5.5): non-ASCII text goes as UTF-8, not refused.
-        wire_headers = [(k, v.encode()) for k, v in headers]
+        wire_headers = [(k.encode(), v.encode()) for k, v in headers]
         for _ in range(MAX_REDIRECTS + 1):
             request = client.build_request(method, url, headers=wire_headers, content=body)
             response = await client.send(request, stream=True)
