@@ -46,6 +46,22 @@ def default_env_var(catalog: str, scheme: str) -> str:
     return re.sub(r"[^A-Z0-9]", "_", f"TOOLCAT_{catalog}_{scheme}".upper())
 
 
+def _redacted(outcome: ToolOutcome, secrets: list[str]) -> ToolOutcome:
+    """Text shown to the agent never carries a credential, even if the API echoes it."""
+    def clean(text: str) -> str:
+        for secret in secrets:
+            for form in dict.fromkeys([secret.split(" ", 1)[-1], secret]):
+                if len(form) >= 4:
+                    text = text.replace(form, "***")
+        return text
+
+    if not secrets:
+        return outcome
+    return ToolOutcome(structured=outcome.structured,
+                       text=None if outcome.text is None else clean(outcome.text),
+                       is_error=outcome.is_error, notes=tuple(map(clean, outcome.notes)))
+
+
 class ApiHandler:
     """`handler(tool_name, arguments)` for `make_server`, calling the API over HTTP."""
 
@@ -100,9 +116,12 @@ class ApiHandler:
         if not urlsplit(url).scheme:
             return ToolOutcome(text=f"No server to call for {label}: the catalog's server URL "
                                "is relative; start toolcat serve with --base-url", is_error=True)
+        secrets = [v for _, v in headers] + [v for _, v in cookies] + [
+            p.split("=", 1)[1] for p in params]
         try:
-            return await self._send(entry, arguments, request.method, url, all_headers,
-                                    request.body, label)
+            outcome = await self._send(entry, arguments, request.method, url, all_headers,
+                                       request.body, label)
+            return _redacted(outcome, secrets)
         except httpx2.TimeoutException:
             return ToolOutcome(text=f"The API did not answer {label} within "
                                f"{self.options.timeout:g} s", is_error=True)

@@ -189,6 +189,9 @@ def build_request(entry: dict[str, Any], arguments: dict[str, Any],
         wire_value = _content_value(value, where.get("contentType"))
         if location == "path":
             expanded = _path_value(wire, wire_value, style or "simple", explode)
+            if expanded in ("", ".", f";{wire}="):
+                # An empty segment reaches another route (`/items/` for `/items/{id}`).
+                raise RequestError(f"argument '{argument}': a path value cannot be empty")
             path = path.replace("{" + wire + "}", expanded)
         elif location == "query":
             query += _query_pairs(wire, wire_value, style or "form", explode,
