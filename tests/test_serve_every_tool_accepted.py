@@ -17,7 +17,7 @@ from helpers.draw import draw_arguments
 from helpers.paths import EXAMPLE_OUTPUT, EXAMPLE_SPEC
 from helpers.serve_session import stdio_session
 
-PER_TOOL = 4   # per variant (as drawn, and with every optional property): 8 calls a tool
+PER_TOOL = 3   # per variant (as drawn, and with every optional property): 6 calls a tool
 
 
 def test_every_tool_call_is_accepted_by_the_spec_server() -> None:
