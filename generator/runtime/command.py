@@ -18,8 +18,8 @@ from generator.cli import _targets, _unchanged, common
 from generator.config import Target
 from generator.errors import ToolcatError
 from generator.output.files import compare, on_disk
-from generator.runtime.api import ApiHandler, ApiOptions
-from generator.runtime.mcp_server import make_server, run_http, run_stdio
+from generator.runtime.embed import build_server
+from generator.runtime.mcp_server import run_http, run_stdio
 
 CATALOG_FILE = "catalog.json"
 
@@ -67,9 +67,8 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     fix = (f"toolcat generate {target.name}" if spec is None else
            f"toolcat generate --spec {spec} --out {out} --name {target.name}")
     catalog = fresh_catalog(target, fix)
-    options = ApiOptions(base_url=base_url, timeout=timeout, credentials=target.credentials)
-    server = make_server(target.name, [e["tool"] for e in catalog["tools"]],
-                         ApiHandler(catalog, options))
+    server = build_server(catalog, base_url=base_url, credentials=target.credentials,
+                          timeout=timeout)
     where = "stdio" if transport == "stdio" else f"http://{host}:{port}/mcp"
     # stdout carries the protocol on stdio: status goes to stderr.
     click.echo(f"toolcat serve: {target.name} ({len(catalog['tools'])} tools) on {where}",
