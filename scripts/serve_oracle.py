@@ -30,16 +30,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("documents", nargs="*", help="default: every corpus document")
     args = parser.parse_args()
-    print("| document | tools | judged | accepted | unserialisable | not accepted |")
-    print("|---|---:|---:|---:|---:|---|")
+    print("| document | tools | calls | refused | judged | accepted | unserialisable | "
+          "commonest causes |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
     for doc in args.documents or [d for d in DOCUMENTS if d not in BROKEN]:
         start = time.monotonic()
         catalog = real_catalog(*doc.split("/"))
         tally = judge_runtime(SHARED / doc, catalog, args.count, args.seed)
         causes = Counter(f"{v['class']}: {v['errors'][0][:70]}" for _, _, v in tally.failures)
         worst = "; ".join(f"{n}x {c}" for c, n in causes.most_common(3))
-        print(f"| {doc} | {len(catalog['tools'])} | {tally.requests} | {tally.accepted} | "
-              f"{tally.unserialisable} | {worst} |", flush=True)
+        refused = tally.classes["refused"]
+        print(f"| {doc} | {len(catalog['tools'])} | {tally.requests + refused} | {refused} | "
+              f"{tally.requests} | {tally.accepted} | {tally.unserialisable} | {worst} |",
+              flush=True)
         print(f"{doc}: {time.monotonic() - start:.1f} s", file=sys.stderr)
 
 
