@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: regen check test lint bench clean
+.PHONY: regen check test lint bench clean serve-oracle
 
 $(STAMP): pyproject.toml .ci/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check generator tests scripts
 	$(BIN)/mypy --strict generator
 	$(BIN)/mypy --strict generated
+
+# Every corpus document: requests toolcat serve would send, judged offline by tests/oracle.
+serve-oracle: $(STAMP) $(ORACLE_STAMP)
+	$(BIN)/python scripts/serve_oracle.py
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py --scaling
