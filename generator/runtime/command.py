@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio
 import click
@@ -59,6 +60,11 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
           name_opt: str | None, base_url: str | None, transport: str, host: str, port: int,
           timeout: float) -> None:
     """Serve one committed catalog as an MCP server that calls the API."""
+    if base_url is not None:
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise click.BadParameter(f"'{base_url}' is not an http(s) URL with a host "
+                                     "(e.g. http://127.0.0.1:9000)", param_hint="--base-url")
     targets = _targets(name or name_opt, config, spec, out, prefix)
     if len(targets) != 1:
         raise click.UsageError("name the catalog to serve: "

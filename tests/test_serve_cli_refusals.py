@@ -1,5 +1,5 @@
-"""`toolcat serve` serves only a folder that matches its spec: a stale one is refused (exit 2)
-with the command that fixes it, before any server starts."""
+"""`toolcat serve` refuses before any server starts (exit 2): a stale folder (naming the
+command that fixes it), a missing folder, a base URL without a host."""
 
 from __future__ import annotations
 
@@ -31,3 +31,9 @@ def test_missing_folder_is_refused(tmp_path: Path) -> None:
     result = run_cli("serve", "--spec", path, "--out", tmp_path / "nowhere", "--name", "demo")
     assert result.returncode == 2
     assert "no catalog.json in this folder" in result.stderr
+
+
+def test_base_url_without_a_host_is_a_usage_error() -> None:
+    result = run_cli("serve", "broadcast", "--base-url", "127.0.0.1:9000")
+    assert result.returncode == 2
+    assert "is not an http(s) URL with a host" in result.stderr
