@@ -19,8 +19,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
-from corpus.build import real_catalog  # noqa: E402
-from corpus.docs import BROKEN, DOCUMENTS, SHARED  # noqa: E402
+from corpus.docs import BROKEN, DOCUMENTS  # noqa: E402
+from helpers.fixtures import real_catalog  # noqa: E402
+from helpers.paths import SHARED  # noqa: E402
 from helpers.runtime_oracle import judge_runtime  # noqa: E402
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from corpus.build import run_cli, write_spec
+from helpers.fixtures import run_cli, write_spec
 
 
 def test_stale_folder_is_refused_with_the_fix(tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ that is fixed, or a new failure, turns the test red.
 from __future__ import annotations
 
 import pytest
-from corpus.build import real_catalog
-from corpus.docs import SHARED
+from helpers.fixtures import real_catalog
+from helpers.paths import SHARED
 from helpers.runtime_oracle import judge_runtime
 
 PETSTORE_SEPARATE = "corpus/oai-examples/v2.0/yaml/petstore-separate/spec/swagger.yaml"

@@ -7,8 +7,8 @@ import copy
 from typing import Any
 
 import pytest
-from corpus.build import real_catalog
-from corpus.docs import SHARED
+from helpers.fixtures import real_catalog
+from helpers.paths import SHARED
 from helpers.runtime_oracle import judge_runtime
 
 DOC = "corpus/oai-examples/v2.0/yaml/petstore-separate/spec/swagger.yaml"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus.build import generate, tool, write_spec
+from helpers.fixtures import generate, tool, write_spec
 
 SCHEMES = {
     "key": {"type": "apiKey", "in": "header", "name": "X-API-Key"},

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.errors import escape_token, fail
+from generator.errors import fail
 from generator.normalise.defs import Definitions
+from generator.vocab.pointers import escape_token
 
 DEFAULT_SERVERS: tuple[dict[str, Any], ...] = ({"url": "/"},)
 
