@@ -36,14 +36,18 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---|")
     for doc in args.documents or [d for d in DOCUMENTS if d not in BROKEN]:
         start = time.monotonic()
-        catalog = real_catalog(*doc.split("/"))
-        tally = judge_runtime(SHARED / doc, catalog, args.count, args.seed)
+        try:
+            catalog = real_catalog(*doc.split("/"))
+            tally = judge_runtime(SHARED / doc, catalog, args.count, args.seed)
+        except Exception as exc:  # one document failing is a row, not the end
+            print(f"| {doc} | | | | | | | error: {type(exc).__name__}: {str(exc)[:80]} |")
+            continue
         causes = Counter(f"{v['class']}: {v['errors'][0][:70]}" for _, _, v in tally.failures)
         worst = "; ".join(f"{n}x {c}" for c, n in causes.most_common(3))
         refused = tally.classes["refused"]
         print(f"| {doc} | {len(catalog['tools'])} | {tally.requests + refused} | {refused} | "
-              f"{tally.requests} | {tally.accepted} | {tally.unserialisable} | {worst} |",
-              flush=True)
+              f"{tally.requests} | {tally.accepted} | {tally.unserialisable} | {worst} "
+              f"(undrawable tools: {len(tally.undrawable)}) |", flush=True)
         print(f"{doc}: {time.monotonic() - start:.1f} s", file=sys.stderr)
 
 

@@ -43,7 +43,12 @@ def judge_runtime(spec: Path, catalog: dict[str, Any], count: int = 2, seed_valu
     batch: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     for entry in catalog["tools"]:
         name = entry["tool"]["name"]
-        for args in arguments_for(entry, count, seed_value, tally):
+        try:
+            drawn = arguments_for(entry, count, seed_value, tally)
+        except Exception:  # hypothesis-jsonschema cannot draw it (recursion)
+            tally.undrawable.append(name)
+            continue
+        for args in drawn:
             try:
                 request = handler.request_for(name, args)
             except RequestError as exc:
