@@ -80,3 +80,11 @@ def test_swagger2_base_path_reaches_the_binding(tmp_path: Path) -> None:
     assert binding["servers"] == [{"url": "http://pets.test:8080/api"}]
     assert binding["security"] == [[{"id": "k", "type": "apiKey", "in": "query",
                                      "name": "api_key"}]]
+
+
+def test_an_undeclared_scheme_is_kept_and_marked(tmp_path: Path) -> None:
+    # kratos names `sessionToken` in a requirement and never declares it.
+    spec = _spec()
+    spec["paths"]["/a"]["get"]["security"] = [{"sessionToken": []}]
+    binding = tool(generate(write_spec(tmp_path, spec), validate=False), "doc_level")["binding"]
+    assert binding["security"] == [[{"id": "sessionToken", "type": "undeclared"}]]

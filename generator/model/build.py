@@ -54,7 +54,7 @@ def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool,
                       servers=servers(defs.file, [(op.node.get("servers"), f"{op.pointer}/servers"),
                                                   op.item_servers,
                                                   (document.get("servers"), "/servers")]),
-                      security=security(defs, document, op.node, op.pointer))
+                      security=security(defs, document, op.node))
     return Tool(name, title, description, input_schema, output_schema, annotations, binding)
 
 

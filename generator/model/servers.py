@@ -45,15 +45,16 @@ def servers(file: str, levels: list[tuple[Any, str]]) -> tuple[dict[str, Any], .
     return DEFAULT_SERVERS
 
 
-def _scheme(defs: Definitions, document: dict[str, Any], name: str, loc: str) -> dict[str, Any]:
+def _scheme(defs: Definitions, document: dict[str, Any], name: str) -> dict[str, Any]:
     schemes = (document.get("components") or {}).get("securitySchemes") or {}
     raw = schemes.get(name)
     where = f"/components/securitySchemes/{escape_token(name)}"
     while isinstance(raw, dict) and "$ref" in raw:
         _, raw, where = defs.lookup(raw["$ref"], f"{where}/$ref")
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
-        raise fail(defs.file, loc, f"security scheme '{name}' is not defined",
-                   "declare it under components.securitySchemes")
+        # Real documents name schemes they never declare (kratos: `sessionToken`); the
+        # requirement is kept, marked, rather than the document refused or the name dropped.
+        return {"id": name, "type": "undeclared"}
     out: dict[str, Any] = {"id": name, "type": raw["type"]}
     if raw["type"] == "apiKey":
         out["in"] = raw.get("in")
@@ -63,17 +64,14 @@ def _scheme(defs: Definitions, document: dict[str, Any], name: str, loc: str) ->
     return out
 
 
-def security(defs: Definitions, document: dict[str, Any], op_node: dict[str, Any],
-             op_loc: str) -> tuple[tuple[dict[str, Any], ...], ...]:
+def security(defs: Definitions, document: dict[str, Any],
+             op_node: dict[str, Any]) -> tuple[tuple[dict[str, Any], ...], ...]:
     """Alternatives (any one suffices), each the schemes that must all be sent."""
-    if "security" in op_node:
-        raw, loc = op_node["security"], f"{op_loc}/security"
-    else:
-        raw, loc = document.get("security"), "/security"
+    raw = op_node["security"] if "security" in op_node else document.get("security")
     if not isinstance(raw, list):
         return ()
     out = []
-    for i, requirement in enumerate(raw):
+    for requirement in raw:
         names = sorted(requirement) if isinstance(requirement, dict) else []
-        out.append(tuple(_scheme(defs, document, n, f"{loc}/{i}") for n in names))
+        out.append(tuple(_scheme(defs, document, n) for n in names))
     return tuple(out)

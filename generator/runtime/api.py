@@ -134,6 +134,8 @@ class ApiHandler:
                      ) -> tuple[list[tuple[str, str]], list[str], list[tuple[str, str]]]:
         """The first security alternative whose every credential is set in the environment."""
         for alternative in security:
+            if any(s["type"] == "undeclared" for s in alternative):
+                continue   # the document never says where that credential goes
             values = [self._secret(s["id"]) for s in alternative]
             if all(v is not None for v in values):
                 return self._apply(alternative, [v for v in values if v is not None])
