@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: regen check test lint bench clean
+.PHONY: regen check test lint bench clean serve-oracle
 
 $(STAMP): pyproject.toml .ci/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -13,19 +13,34 @@ $(STAMP): pyproject.toml .ci/constraints.txt
 	$(BIN)/python -m pip install --quiet -c .ci/constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
+# The request oracle (tests/oracle) in a venv of its own: openapi-core 0.23.1 needs
+# openapi-spec-validator < 0.9, which toolcat's pins exclude.
+ORACLE_VENV := .venv-oracle
+ORACLE_STAMP := $(ORACLE_VENV)/.installed-stamp
+
+$(ORACLE_STAMP): tests/oracle/requirements.txt
+	$(PYTHON) -m venv $(ORACLE_VENV)
+	$(ORACLE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(ORACLE_VENV)/bin/python -m pip install --quiet --no-deps -r tests/oracle/requirements.txt
+	touch $(ORACLE_STAMP)
+
 regen: $(STAMP)
 	$(BIN)/toolcat generate
 
 check: $(STAMP)
 	$(BIN)/toolcat check
 
-test: $(STAMP)
+test: $(STAMP) $(ORACLE_STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check generator tests scripts
 	$(BIN)/mypy --strict generator
 	$(BIN)/mypy --strict generated
+
+# Every corpus document: requests toolcat serve would send, judged offline by tests/oracle.
+serve-oracle: $(STAMP) $(ORACLE_STAMP)
+	$(BIN)/python scripts/serve_oracle.py
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py --scaling
@@ -37,7 +52,7 @@ bench-peers: $(STAMP)
 	$(BIN)/python scripts/bench_peers.py
 
 clean:
-	rm -rf $(VENV) .bench .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(ORACLE_VENV) .bench .pytest_cache .mypy_cache .ruff_cache
 
 # Model/inputSchema parity on a larger corpus sample with more drawn instances.
 .PHONY: models-parity

@@ -1,4 +1,4 @@
-"""The ``toolcat`` command: generate, check (and, imported lazily, diff and verify).
+"""The ``toolcat`` command: generate, check, serve (and, imported lazily, diff and verify).
 
 Exit codes: 0 ok, 1 stale (check found a difference; verify: drift), 2 any input or
 usage error.
@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import click
 
@@ -21,6 +22,7 @@ from generator import flows
 from generator.config import DEFAULT_CONFIG, Target, check_catalog_name, load_config, select
 from generator.errors import ToolcatError
 from generator.load.validation.findings import Findings, warnings
+from generator.vocab.files import CATALOG_FILE
 from generator.vocab.validation import MODES, Mode
 
 OK, STALE, ERROR = 0, 1, 2
@@ -139,6 +141,65 @@ def _warn(findings: Findings | None) -> None:
     """Warn mode: what the validator found, on stderr."""
     if findings is not None and findings.counted:
         click.echo("\n".join(warnings(findings)), err=True)
+
+
+@cli.command()
+@common
+@click.option("--base-url", help="Scheme and host of a running API; the server URL's path "
+              "is kept (e.g. http://127.0.0.1:9000).")
+@click.option("--transport", type=click.Choice(["stdio", "http"]), default="stdio",
+              show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP transport only.")
+@click.option("--port", type=int, default=8000, show_default=True, help="HTTP transport only.")
+@click.option("--timeout", type=float, default=30.0, show_default=True,
+              help="Seconds per API request.")
+def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, prefix: str,
+          name_opt: str | None, validation: Mode | None, base_url: str | None, transport: str,
+          host: str, port: int, timeout: float) -> None:
+    """Serve one committed catalog as an MCP server that calls the API.
+
+    Only a fresh folder is served (the check flow): serving a catalog that no longer
+    matches its spec is the drift toolcat exists to stop. The folder's bytes are what runs.
+    """
+    if base_url is not None:
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise click.BadParameter(f"'{base_url}' is not an http(s) URL with a host "
+                                     "(e.g. http://127.0.0.1:9000)", param_hint="--base-url")
+    targets = _targets(name or name_opt, config, spec, out, prefix, validation)
+    if len(targets) != 1:
+        raise click.UsageError("name the catalog to serve: "
+                               + ", ".join(t.name for t in targets))
+    target = targets[0]
+    fix = (f"toolcat generate {target.name}" if spec is None else
+           f"toolcat generate --spec {spec} --out {out} --name {target.name}")
+    catalog_file = target.output / CATALOG_FILE
+    if not catalog_file.is_file():
+        raise ToolcatError.single(str(target.output), "", f"no {CATALOG_FILE} in this folder",
+                                  f"run `{fix}` first")
+    checked = flows.check(target)
+    if checked.stale:
+        names = ", ".join(str(d.path) for d in checked.differences[:5])
+        raise ToolcatError.single(str(target.output), "", "the catalog is stale: it no longer "
+                                  f"matches {target.spec_label} ({names})",
+                                  f"run `{fix}` and commit the result, then serve again")
+    # Imported here: the MCP SDK costs every other command's start-up otherwise.
+    import anyio  # noqa: PLC0415
+
+    from generator.runtime.embed import build_server, open_catalog  # noqa: PLC0415
+    from generator.runtime.mcp_server import run_http, run_stdio  # noqa: PLC0415
+
+    catalog = open_catalog(target.output)
+    server = build_server(catalog, base_url=base_url, credentials=target.credentials,
+                          timeout=timeout)
+    where = "stdio" if transport == "stdio" else f"http://{host}:{port}/mcp"
+    # stdout carries the protocol on stdio: status goes to stderr.
+    click.echo(f"toolcat serve: {target.name} ({len(catalog['tools'])} tools) on {where}",
+               err=True)
+    if transport == "stdio":
+        anyio.run(run_stdio, server)
+    else:
+        anyio.run(run_http, server, host, port)
 
 
 def main() -> None:

@@ -9,6 +9,8 @@
         validation: strict             # or warn: generate despite validator problems
         models: true                   # also write models.py (pydantic + typed surface)
         templates: broadcast/templates # files here replace built-in templates by name
+        credentials:                   # toolcat serve: security scheme -> env variable
+          bearerAuth: BROADCAST_TOKEN
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Annotated
 
 import pydantic
 
@@ -45,6 +48,10 @@ class CatalogConfig(pydantic.BaseModel):
     validation: Mode = "strict"
     models: bool = False
     templates: str | None = None
+    # toolcat serve reads each security scheme's credential from the environment variable
+    # named here (never from a file); unnamed schemes use TOOLCAT_<CATALOG>_<SCHEME>.
+    credentials: dict[str, Annotated[str, pydantic.StringConstraints(
+        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]] = {}
 
 
 class Config(pydantic.BaseModel):
@@ -69,6 +76,7 @@ class Target(pydantic.BaseModel):
     validation: Mode = "strict"
     models: bool = False
     templates: Path | None = None
+    credentials: dict[str, str] = {}
 
 
 def load_config(path: Path) -> list[Target]:
@@ -85,7 +93,8 @@ def load_config(path: Path) -> list[Target]:
             else None,
             name_budget=entry.name_budget, open_world=entry.open_world,
             validation=entry.validation, models=entry.models,
-            templates=_folder(base, entry.templates, str(path), name)))
+            templates=_folder(base, entry.templates, str(path), name),
+            credentials=dict(entry.credentials)))
     return targets
 
 

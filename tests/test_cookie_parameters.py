@@ -39,7 +39,12 @@ def test_overseerr_cookie_auth_is_not_an_argument() -> None:
     catalog = real_catalog("corpus", "overseerr", "overseerr-api.yml")
     locations = {b["in"] for e in catalog["tools"] for b in e["binding"]["arguments"].values()}
     assert "cookie" not in locations
-    assert "connect.sid" not in str(catalog["tools"])
+    # The cookie scheme is where a credential goes (binding.security), never an argument.
+    assert "connect.sid" not in str([(e["tool"], e["binding"]["arguments"])
+                                     for e in catalog["tools"]])
+    schemes = [s for e in catalog["tools"] for alt in e["binding"]["security"] for s in alt]
+    assert {"id": "cookieAuth", "type": "apiKey", "in": "cookie", "name": "connect.sid"} in (
+        schemes)
 
 
 def test_kratos_cookie_header_is_an_argument() -> None:

@@ -87,6 +87,12 @@ def test_pr_tools_removed_are_named_with_their_new_names(pr_diff: CatalogDiff,
     assert len(added) == 215 - (len(v1.tools) - len(removed))
 
 
+# The PR's document declares a server where v1 declares none ('/'): every kept tool now sends
+# its requests elsewhere, a binding change (catalog format 2 records servers).
+SERVERS = ("breaking", "binding-changed", "binding",
+           'servers [{"url":"/"}] -> [{"url":"http://localhost:8409/"}]')
+
+
 def test_pr_changes_known_tools(pr_diff: CatalogDiff) -> None:
     resolution = changes(pr_diff, "get_resolution_by_name")
     assert ("breaking", "binding-changed", "binding",
@@ -104,7 +110,7 @@ def test_pr_changes_known_tools(pr_diff: CatalogDiff) -> None:
     assert not [c for c in update if "`allowBFrames`" in c[2]]
     version = changes(pr_diff, "get_version")
     assert version == {("compatible", "type-changed", "output property `appVersion`",
-                        "type null|string -> string (narrowed)")}
+                        "type null|string -> string (narrowed)"), SERVERS}
 
 
 def test_pr_equal_structure_behind_a_new_ref_is_no_change(
@@ -114,7 +120,7 @@ def test_pr_equal_structure_behind_a_new_ref_is_no_change(
     assert v1.tools[tool] != pr.tools[tool]
     assert pr.tools[tool].tool["inputSchema"]["properties"]["channelNumber"] == \
         {"$ref": "#/$defs/String"}
-    assert tool not in {t.name for t in pr_diff.tools}
+    assert changes(pr_diff, tool) == {SERVERS}
     changed = {t.name for t in pr_diff.tools if t.status == "changed"}
     assert changed <= set(v1.tools) & set(pr.tools)
 

@@ -30,7 +30,7 @@ RANKS = {
     "cache": 9, "models": 9,   # models: renders models.py, so above render
     "output": 10,
     "pipeline": 11, "diff": 11,
-    "flows": 12, "verify": 12, "runtime": 12,
+    "flows": 12, "verify": 12, "runtime": 12,   # runtime: serving a catalog
     "cli": 13, "": 13,   # "": generator/__init__.py
 }
 

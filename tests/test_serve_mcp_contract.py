@@ -50,6 +50,8 @@ def _serve(behaviour: dict[int, Any]) -> tuple[Any, list[dict[str, Any]]]:
         answer = behaviour.get(arguments.get("thingId", 0), {"id": 7})
         if isinstance(answer, Exception):
             raise answer
+        if answer is None:
+            return ToolOutcome(text="HTTP 204: done (no content)")
         return ToolOutcome(structured=answer, notes=('ETag: "v1"',))
 
     return make_server("demo", [TOOL, SECOND], handler), calls
@@ -125,3 +127,11 @@ def test_output_schema_violation_is_reported_to_the_agent() -> None:
     assert result.is_error
     assert "does not match this tool's outputSchema" in result.content[0].text
     assert "id: 'seven' is not of type 'integer'" in result.content[0].text
+
+
+def test_success_without_json_for_a_tool_with_output_schema_is_explained() -> None:
+    server, _ = _serve({8: None})
+    result = _run(server, lambda c: c.call_tool("demo_get_thing", {"thingId": 8}))
+    assert result.is_error
+    assert result.content[0].text == ("The API's answer has no JSON body, but this tool "
+                                      "declares an outputSchema: HTTP 204: done (no content)")

@@ -29,7 +29,10 @@ TOOL_FIELDS = frozenset({"name", "title", "description", "inputSchema", "outputS
 # Binding fields whose change sends the same call somewhere else, or reads its answer
 # differently: an MCP server built for the old binding no longer works.
 WIRE_FIELDS = ("method", "path", "requestContentType", "responseContentType",
-               "outputWrapper")
+               "outputWrapper", "servers", "security")
+# Added in format 2: a format-1 side has no opinion on them, so they are compared only
+# when both sides carry them.
+FORMAT_2_FIELDS = frozenset({"servers", "security"})
 ARGUMENT_WIRE = ("in", "name", "style", "explode", "allowReserved", "contentType")
 BINDING_FIELDS = frozenset({*WIRE_FIELDS, "operationId", "arguments", "semantics",
                             "ignoredParameters", "responseETag", "omittedFields"})
@@ -218,6 +221,8 @@ def _binding(name: str, old: ToolRecord, new: ToolRecord) -> list[Change]:
     was, now = old.binding, new.binding
     out = []
     for key in WIRE_FIELDS:
+        if key in FORMAT_2_FIELDS and (key not in was or key not in now):
+            continue
         if was.get(key) != now.get(key):
             out.append(Change(name, BREAKING, "binding-changed", "binding",
                               f"{key} {show(was.get(key))} -> {show(now.get(key))}"))

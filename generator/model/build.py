@@ -13,6 +13,7 @@ from generator.model.arguments import build_inputs
 from generator.model.naming import tool_name
 from generator.model.operations import Operation, operations
 from generator.model.outputs import build_outputs
+from generator.model.servers import security, servers
 from generator.model.types import Binding, Tool
 from generator.normalise.defs import Definitions
 from generator.vocab.mcp import MAX_NAME, NAME_RE
@@ -37,7 +38,8 @@ def describe(op: Operation) -> tuple[str | None, str]:
     return summary, text or summary or f"{op.method} {op.path}"
 
 
-def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool) -> Tool:
+def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool,
+               document: dict[str, Any]) -> Tool:
     inputs = build_inputs(defs, op)
     outputs = build_outputs(defs, op)
     input_schema = dict(inputs.schema)
@@ -48,14 +50,18 @@ def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool) ->
     annotations: dict[str, Any] = {**ANNOTATIONS[op.method], "openWorldHint": open_world}
     binding = Binding(op.method, op.path, op.operation_id, op.pointer, inputs.bindings,
                       inputs.content_type, outputs.content_type, outputs.wrapper,
-                      ignored=inputs.ignored, etag=outputs.etag)
+                      ignored=inputs.ignored, etag=outputs.etag,
+                      servers=servers(defs.file, [(op.node.get("servers"), f"{op.pointer}/servers"),
+                                                  op.item_servers,
+                                                  (document.get("servers"), "/servers")]),
+                      security=security(defs, document, op.node))
     return Tool(name, title, description, input_schema, output_schema, annotations, binding)
 
 
 def draft_tools(document: dict[str, Any], defs: Definitions, prefix: str,
                 budget: int = MAX_NAME, open_world: bool = False) -> list[tuple[Operation, Tool]]:
     return [(op, draft_tool(defs, op, tool_name(prefix, op.operation_id, op.method, op.path,
-                                                 budget), open_world))
+                                                 budget), open_world, document))
             for op in operations(document, defs)]
 
 

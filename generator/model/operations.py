@@ -20,6 +20,7 @@ class Operation:
     node: dict[str, Any]
     pointer: str
     parameters: tuple[tuple[dict[str, Any], str], ...]   # (resolved parameter, its pointer)
+    item_servers: tuple[Any, str] = (None, "")            # the path item's servers, pointer
 
     @property
     def operation_id(self) -> str | None:
@@ -69,7 +70,8 @@ def operations(document: dict[str, Any], defs: Definitions) -> Iterator[Operatio
             own = _parameters(defs, op.get("parameters"), f"{op_loc}/parameters")
             merged = {(p["name"], p["in"]): (p, w) for p, w in shared}
             merged.update({(p["name"], p["in"]): (p, w) for p, w in own})
-            yield Operation(method.upper(), path, op, op_loc, tuple(merged.values()))
+            yield Operation(method.upper(), path, op, op_loc, tuple(merged.values()),
+                            (item.get("servers"), f"{item_loc}/servers"))
 
 
 def resolve_object(defs: Definitions, node: Any, loc: str) -> tuple[Any, str]:

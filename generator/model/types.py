@@ -51,6 +51,8 @@ class Binding:
     ignored: tuple[dict[str, str], ...] = ()   # spec parameters that are not arguments
     etag: bool = False              # the success response declares an ETag header
     omitted: tuple[tuple[str, str], ...] = ()  # body fields on no tool, with the reason
+    servers: tuple[dict[str, Any], ...] = ({"url": "/"},)   # nearest servers (model/servers.py)
+    security: tuple[tuple[dict[str, Any], ...], ...] = ()   # alternatives of scheme lists
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -65,6 +67,8 @@ class Binding:
             "ignoredParameters": list(self.ignored),
             "responseETag": self.etag,
             "omittedFields": dict(self.omitted),
+            "servers": [dict(s) for s in self.servers],
+            "security": [list(alternative) for alternative in self.security],
         }
 
 

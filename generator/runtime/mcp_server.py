@@ -127,6 +127,11 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
     notes = list(outcome.notes)
     if outcome.is_error:
         return _error_result(outcome.text or "the tool call failed", notes)
+    if entry.outputs is not None and outcome.structured is None:
+        # A client rejects a success without structuredContent from a tool with an
+        # outputSchema: say what came instead, as a result the agent can read.
+        return _error_result("The API's answer has no JSON body, but this tool declares an "
+                             "outputSchema: " + (outcome.text or "(empty)"), notes)
     if entry.outputs is not None:
         problems = sorted(
             f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"

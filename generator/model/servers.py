@@ -1,0 +1,77 @@
+"""Where a tool's requests go and which credentials they carry: servers and security.
+
+Servers: the operation's `servers`, else its path item's, else the document's, else the
+OpenAPI default `/` (nearest wins, OpenAPI 3 section 4.8.10). Variables keep `default` and
+`enum`; a relative URL stays relative and is resolved against a base URL at serve time.
+Security: the operation's `security`, else the document's; each requirement becomes a list of
+scheme descriptions (type; for apiKey where and under which name; for http the scheme), so a
+runtime knows where a credential goes. No credential ever appears here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.errors import fail
+from generator.normalise.defs import Definitions
+from generator.vocab.pointers import escape_token
+
+DEFAULT_SERVERS: tuple[dict[str, Any], ...] = ({"url": "/"},)
+
+
+def _server(raw: Any, file: str, loc: str) -> dict[str, Any]:
+    if not isinstance(raw, dict) or not isinstance(raw.get("url"), str):
+        raise fail(file, loc, "a server needs a 'url' string", "give the server a url")
+    out: dict[str, Any] = {"url": raw["url"]}
+    variables = {}
+    for name, var in sorted((raw.get("variables") or {}).items()):
+        if not isinstance(var, dict) or "default" not in var:
+            raise fail(file, f"{loc}/variables/{escape_token(name)}",
+                       "a server variable needs a 'default'", "add a default value")
+        entry: dict[str, Any] = {"default": str(var["default"])}
+        if isinstance(var.get("enum"), list):
+            entry["enum"] = [str(v) for v in var["enum"]]
+        variables[name] = entry
+    if variables:
+        out["variables"] = variables
+    return out
+
+
+def servers(file: str, levels: list[tuple[Any, str]]) -> tuple[dict[str, Any], ...]:
+    """The nearest non-empty `servers` list of (operation, path item, document)."""
+    for raw, loc in levels:
+        if isinstance(raw, list) and raw:
+            return tuple(_server(s, file, f"{loc}/{i}") for i, s in enumerate(raw))
+    return DEFAULT_SERVERS
+
+
+def _scheme(defs: Definitions, document: dict[str, Any], name: str) -> dict[str, Any]:
+    schemes = (document.get("components") or {}).get("securitySchemes") or {}
+    raw = schemes.get(name)
+    where = f"/components/securitySchemes/{escape_token(name)}"
+    while isinstance(raw, dict) and "$ref" in raw:
+        _, raw, where = defs.lookup(raw["$ref"], f"{where}/$ref")
+    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        # Real documents name schemes they never declare (kratos: `sessionToken`); the
+        # requirement is kept, marked, rather than the document refused or the name dropped.
+        return {"id": name, "type": "undeclared"}
+    out: dict[str, Any] = {"id": name, "type": raw["type"]}
+    if raw["type"] == "apiKey":
+        out["in"] = raw.get("in")
+        out["name"] = raw.get("name")
+    elif raw["type"] == "http":
+        out["scheme"] = str(raw.get("scheme", "")).lower()
+    return out
+
+
+def security(defs: Definitions, document: dict[str, Any],
+             op_node: dict[str, Any]) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """Alternatives (any one suffices), each the schemes that must all be sent."""
+    raw = op_node["security"] if "security" in op_node else document.get("security")
+    if not isinstance(raw, list):
+        return ()
+    out = []
+    for requirement in raw:
+        names = sorted(requirement) if isinstance(requirement, dict) else []
+        out.append(tuple(_scheme(defs, document, n) for n in names))
+    return tuple(out)

@@ -1,0 +1,74 @@
+"""Serve or call a catalog from your own Python code.
+
+    from generator.runtime.embed import Caller, build_server, open_catalog
+
+    catalog = open_catalog("generated/broadcast")           # the committed folder
+    server = build_server(catalog, base_url="http://127.0.0.1:8409")
+    # ... run it: await run_stdio(server) / await run_http(server, "127.0.0.1", 8000)
+
+    async with Caller(catalog, base_url="http://127.0.0.1:8409") as api:
+        outcome = await api.call("broadcast_get_channel", {"channelId": 1})
+        outcome.structured, outcome.notes   # the channel, its ETag
+
+`Caller` applies the same argument validation as the server: an invalid call comes back as an
+error outcome naming each argument, and nothing is sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import orjson
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from mcp.server.lowlevel import Server
+
+from generator.runtime.api import ApiHandler, ApiOptions
+from generator.runtime.mcp_server import ToolOutcome, argument_errors, make_server
+
+
+def open_catalog(folder: str | Path) -> dict[str, Any]:
+    """catalog.json of a generated folder, as data (no freshness check: `toolcat check`)."""
+    data: dict[str, Any] = orjson.loads((Path(folder) / "catalog.json").read_bytes())
+    return data
+
+
+def build_server(catalog: dict[str, Any], *, base_url: str | None = None,
+                 credentials: Mapping[str, str] | None = None, timeout: float = 30.0,
+                 environ: Mapping[str, str] | None = None) -> Server[Any]:
+    """The MCP server `toolcat serve` runs, for a catalog already in memory."""
+    options = ApiOptions(base_url=base_url, timeout=timeout, credentials=dict(credentials or {}))
+    return make_server(str(catalog["name"]), [e["tool"] for e in catalog["tools"]],
+                       ApiHandler(catalog, options, environ))
+
+
+class Caller:
+    """Call the catalog's tools directly, without MCP: validation, request, outcome."""
+
+    def __init__(self, catalog: dict[str, Any], *, base_url: str | None = None,
+                 credentials: Mapping[str, str] | None = None, timeout: float = 30.0,
+                 environ: Mapping[str, str] | None = None) -> None:
+        options = ApiOptions(base_url=base_url, timeout=timeout,
+                             credentials=dict(credentials or {}))
+        self.handler = ApiHandler(catalog, options, environ)
+        self.validators = {e["tool"]["name"]: Draft202012Validator(
+            e["tool"]["inputSchema"], format_checker=Draft202012Validator.FORMAT_CHECKER)
+            for e in catalog["tools"]}
+
+    async def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:
+        if name not in self.validators:
+            raise KeyError(f"unknown tool '{name}'")
+        problems = argument_errors(self.validators[name], arguments)
+        if problems:
+            return ToolOutcome(text="Invalid arguments; nothing was sent to the API:\n"
+                               + "\n".join(f"- {p}" for p in problems), is_error=True)
+        return await self.handler(name, arguments)
+
+    async def __aenter__(self) -> Caller:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                        traceback: TracebackType | None) -> None:
+        await self.handler.aclose()

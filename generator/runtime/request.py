@@ -1,0 +1,312 @@
+"""(catalog entry, arguments, server URL) -> one HTTP request, by the OpenAPI serialization rules.
+
+Written from OpenAPI 3.1 section 4.8.12.4 (style values) and 4.8.14 (encoding objects):
+path `simple`/`label`/`matrix`, query `form`/`spaceDelimited`/`pipeDelimited`/`deepObject`
+with `explode`, header `simple`, cookie `form`; bodies JSON, form-urlencoded, multipart, text
+and binary. Every value is percent-encoded with only the unreserved characters left bare, so
+no argument can change the shape of the URL (`../`, `/`, `?`, `#` are data). Arguments are
+assumed valid against the inputSchema (mcp_server checks that first); what the schema cannot
+rule out (CR/LF in a header) is refused here with `RequestError`.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
+
+# RFC 3986 unreserved characters are never encoded; with allowReserved the reserved set too.
+_RESERVED = ":/?#[]@!$&'()*+,;="
+_JSON_TYPES = ("application/json", "text/json")
+
+
+class RequestError(ValueError):
+    """An argument that cannot be put on the wire; the message names it."""
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    method: str
+    url: str                             # absolute or relative: server URL + path + query
+    path: str                            # raw, percent-encoded, base path included
+    query: str                           # raw, without '?'
+    headers: tuple[tuple[str, str], ...]
+    cookies: tuple[tuple[str, str], ...]
+    content_type: str | None
+    body: bytes | None
+
+
+def _enc(value: str, reserved: bool = False) -> str:
+    return quote(value, safe=_RESERVED if reserved else "")
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return str(value)
+
+
+def _pairs(value: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(str(k), _scalar(v)) for k, v in value.items() if v is not None]
+
+
+def _path_value(name: str, value: Any, style: str, explode: bool) -> str:
+    """RFC 6570-like expansion of one path parameter, each value percent-encoded."""
+    if isinstance(value, list):
+        items = [_enc(_scalar(v)) for v in value]
+        if style == "label":
+            return "." + ("." if explode else ",").join(items)
+        if style == "matrix":
+            if explode:
+                return "".join(f";{name}={v}" for v in items)
+            return f";{name}=" + ",".join(items)
+        return ",".join(items)
+    if isinstance(value, dict):
+        pairs = [(_enc(k), _enc(v)) for k, v in _pairs(value)]
+        if explode:
+            joined = [f"{k}={v}" for k, v in pairs]
+            if style == "label":
+                return "." + ".".join(joined)
+            if style == "matrix":
+                return "".join(f";{p}" for p in joined)
+            return ",".join(joined)
+        flat = ",".join(f"{k},{v}" for k, v in pairs)
+        return {"label": ".", "matrix": f";{name}="}.get(style, "") + flat
+    text = _enc(_scalar(value))
+    return {"label": f".{text}", "matrix": f";{name}={text}"}.get(style, text)
+
+
+def _query_pairs(name: str, value: Any, style: str, explode: bool,
+                 reserved: bool) -> list[str]:
+    """`name=value` items for one query parameter (already encoded)."""
+    key = _enc(name)
+
+    def enc(item: Any) -> str:
+        return _enc(_scalar(item), reserved)
+
+    if style == "deepObject" and isinstance(value, dict):
+        out = []
+        for k, v in value.items():
+            if isinstance(v, list):
+                out += [f"{key}%5B{_enc(str(k))}%5D={enc(x)}" for x in v]
+            elif v is not None:
+                out.append(f"{key}%5B{_enc(str(k))}%5D={enc(v)}")
+        return out
+    if isinstance(value, list):
+        if explode:
+            return [f"{key}={enc(v)}" for v in value]
+        sep = {"spaceDelimited": "%20", "pipeDelimited": "%7C"}.get(style, ",")
+        return [f"{key}=" + sep.join(enc(v) for v in value)]
+    if isinstance(value, dict):
+        if explode:
+            return [f"{_enc(k)}={_enc(v, reserved)}" for k, v in _pairs(value)]
+        sep = {"spaceDelimited": "%20", "pipeDelimited": "%7C"}.get(style, ",")
+        return [f"{key}=" + sep.join(f"{_enc(k)}{sep}{_enc(v, reserved)}"
+                                      for k, v in _pairs(value))]
+    return [f"{key}={enc(value)}"]
+
+
+def _header_value(argument: str, value: Any, explode: bool) -> str:
+    if isinstance(value, list):
+        text = ",".join(_scalar(v) for v in value)
+    elif isinstance(value, dict):
+        text = ",".join(f"{k}={v}" if explode else f"{k},{v}" for k, v in _pairs(value))
+    else:
+        text = _scalar(value)
+    if "\r" in text or "\n" in text or "\0" in text:
+        raise RequestError(f"argument '{argument}': a header value cannot contain CR, LF or NUL")
+    return text
+
+
+def _cookie_values(name: str, value: Any, explode: bool) -> list[tuple[str, str]]:
+    if isinstance(value, str):
+        return [(name, _enc(value))]
+    if isinstance(value, list):
+        if explode:
+            return [(name, _enc(_scalar(v))) for v in value]
+        return [(name, ",".join(_enc(_scalar(v)) for v in value))]
+    if isinstance(value, dict):
+        if explode:
+            return [(k, _enc(v)) for k, v in _pairs(value)]
+        return [(name, ",".join(f"{_enc(k)},{_enc(v)}" for k, v in _pairs(value)))]
+    return [(name, _enc(_scalar(value)))]
+
+
+def _content_value(value: Any, content_type: str | None) -> Any:
+    """A parameter with `content` carries its value serialised in that media type."""
+    if content_type is None:
+        return value
+    if content_type.split(";")[0].strip().lower() in _JSON_TYPES or "json" in content_type:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _scalar(value)
+
+
+def resolve_server(servers: list[dict[str, Any]], base_url: str | None) -> str:
+    """The first server URL, variables at their defaults; `base_url` swaps scheme and host."""
+    server: dict[str, Any] = servers[0] if servers else {"url": "/"}
+    url = str(server["url"])
+    for name, var in (server.get("variables") or {}).items():
+        url = url.replace("{" + name + "}", str(var["default"]))
+    parts = urlsplit(url)
+    if base_url is not None:
+        base = urlsplit(base_url)
+        path = base.path.rstrip("/") + parts.path if not parts.netloc else parts.path
+        return urlunsplit((base.scheme, base.netloc, path, "", "")).rstrip("/")
+    if not parts.scheme:
+        raise RequestError(f"the server URL '{url}' is relative: pass a base URL "
+                           "(toolcat serve --base-url http://host:port)")
+    return url.rstrip("/")
+
+
+def build_request(entry: dict[str, Any], arguments: dict[str, Any],
+                  server_url: str) -> HttpRequest:
+    """The request for one call of the catalog entry `entry` (its `tool` and `binding`)."""
+    binding = entry["binding"]
+    properties = entry["tool"]["inputSchema"].get("properties", {})
+    path = binding["path"]
+    query: list[str] = []
+    headers: list[tuple[str, str]] = []
+    cookies: list[tuple[str, str]] = []
+    body_args: dict[str, tuple[dict[str, Any], Any]] = {}
+    for argument, value in arguments.items():
+        where = binding["arguments"].get(argument)
+        if where is None:
+            raise RequestError(f"argument '{argument}' has no binding")
+        location, wire = where["in"], where["name"]
+        style, explode = where.get("style"), bool(where.get("explode", False))
+        if location == "body":
+            body_args[argument] = (where, value)
+            continue
+        if value is None:
+            continue  # an explicit null for an optional parameter: nothing to send
+        wire_value = _content_value(value, where.get("contentType"))
+        if location == "path":
+            expanded = _path_value(wire, wire_value, style or "simple", explode)
+            if expanded in ("", ".", f";{wire}="):
+                # An empty segment reaches another route (`/items/` for `/items/{id}`).
+                raise RequestError(f"argument '{argument}': a path value cannot be empty")
+            path = path.replace("{" + wire + "}", expanded)
+        elif location == "query":
+            query += _query_pairs(wire, wire_value, style or "form", explode,
+                                  bool(where.get("allowReserved")))
+        elif location == "header":
+            headers.append((wire, _header_value(argument, wire_value, explode)))
+        elif location == "cookie":
+            cookies += _cookie_values(wire, wire_value, explode)
+    content_type, body = _body(binding, properties, body_args)
+    raw_query = "&".join(query)
+    base = urlsplit(server_url)
+    full_path = base.path.rstrip("/") + path
+    url = urlunsplit((base.scheme, base.netloc, full_path, raw_query, ""))
+    return HttpRequest(binding["method"], url, full_path, raw_query, tuple(headers),
+                       tuple(cookies), content_type, body)
+
+
+def _body(binding: dict[str, Any], properties: dict[str, Any],
+          args: dict[str, tuple[dict[str, Any], Any]]) -> tuple[str | None, bytes | None]:
+    ctype = binding.get("requestContentType")
+    if ctype is None:
+        return None, None
+    # C's `bodyRequired` says whether an empty call still sends `{}`; a catalog without it
+    # gets `{}` whenever the tool has body arguments (valid for any object body without
+    # required fields, and a required body must be sent).
+    has_body = any(b["in"] == "body" for b in binding["arguments"].values())
+    if not args and not binding.get("bodyRequired", has_body):
+        return None, None
+    kind = ctype.split(";")[0].strip().lower()
+    whole = [(name, value) for name, (where, value) in args.items() if where["name"] is None]
+    fields = {where["name"]: (name, where, value) for name, (where, value) in args.items()
+              if where["name"] is not None}
+    if kind == "application/x-www-form-urlencoded":
+        return ctype, _form(fields).encode()
+    if kind == "multipart/form-data":
+        return _multipart(fields, properties)
+    if whole:
+        name, value = whole[0]
+        schema = properties.get(name, {})
+        if schema.get("contentEncoding") == "base64":
+            return _concrete(ctype, "application/octet-stream"), _b64(name, value)
+        if isinstance(value, str) and not _is_json(kind):
+            return ctype, value.encode()
+        return _concrete(ctype, "application/json"), _json(value)
+    return _concrete(ctype, "application/json"), _json({w: v for w, (_, _, v) in fields.items()})
+
+
+def _is_json(kind: str) -> bool:
+    return kind in _JSON_TYPES or kind.endswith("+json") or kind in ("*/*", "application/*")
+
+
+def _concrete(ctype: str, fallback: str) -> str:
+    """A wildcard request media type is not a Content-Type a server can parse."""
+    return fallback if "*" in ctype else ctype
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _b64(argument: str, value: Any) -> bytes:
+    try:
+        return base64.b64decode(str(value), validate=True)
+    except ValueError as exc:
+        raise RequestError(f"argument '{argument}': not valid base64 ({exc})") from exc
+
+
+def _form(fields: dict[str, tuple[str, dict[str, Any], Any]]) -> str:
+    items: list[str] = []
+    for wire, (_, where, value) in fields.items():
+        if value is None:
+            continue
+        style = where.get("style") or "form"
+        explode = bool(where.get("explode", style == "form"))
+        items += _query_pairs(wire, _content_value(value, where.get("contentType")), style,
+                              explode, False)
+    return "&".join(items)
+
+
+def _multipart(fields: dict[str, tuple[str, dict[str, Any], Any]],
+               properties: dict[str, Any]) -> tuple[str, bytes]:
+    parts: list[tuple[str, str, str | None, bytes]] = []   # name, type, filename, data
+    for wire, (argument, where, value) in fields.items():
+        schema = properties.get(argument, {})
+        values = value if isinstance(value, list) and _is_file(schema.get("items", {})) else [
+            value]
+        for item in values:
+            if value is None:
+                continue
+            if _is_file(schema) or _is_file(schema.get("items", {})):
+                kind = where.get("contentType") or "application/octet-stream"
+                parts.append((wire, kind, wire, _b64(argument, item)))
+            elif isinstance(item, (dict, list)):
+                parts.append((wire, where.get("contentType") or "application/json", None,
+                              _json(item)))
+            else:
+                parts.append((wire, where.get("contentType") or "text/plain", None,
+                              _scalar(item).encode()))
+    digest = hashlib.sha256(b"".join(p[3] for p in parts)).hexdigest()[:32]
+    boundary = f"toolcat-{digest}"
+    out = b""
+    for name, kind, filename, data in parts:
+        disposition = f'form-data; name="{_quoted(name)}"'
+        if filename is not None:
+            disposition += f'; filename="{_quoted(filename)}"'
+        out += (f"--{boundary}\r\nContent-Disposition: {disposition}\r\n"
+                f"Content-Type: {kind}\r\n\r\n").encode() + data + b"\r\n"
+    out += f"--{boundary}--\r\n".encode()
+    return f"multipart/form-data; boundary={boundary}", out
+
+
+def _is_file(schema: Any) -> bool:
+    return isinstance(schema, dict) and schema.get("contentEncoding") == "base64"
+
+
+def _quoted(name: str) -> str:
+    return name.replace("\\", "\\\\").replace('"', "%22").replace("\r", "%0D").replace(
+        "\n", "%0A")

@@ -1,0 +1,70 @@
+"""Requests built by toolcat's runtime (no network), judged by C's independent oracle.
+
+Arguments are drawn by `tests/oracle/sample.py` (fixed seed, plus a variant with every
+optional field); each becomes a request through `ApiHandler.request_for`, exactly what
+`toolcat serve` would send, and `tests/oracle/client.judge` checks it against the ORIGINAL
+document in its own venv. Relative server URLs are resolved against a placeholder host.
+"""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+from oracle.client import judge
+from oracle.sample import Tally, arguments_for
+
+from generator.runtime.api import ApiHandler, ApiOptions
+from generator.runtime.request import HttpRequest, RequestError
+
+PLACEHOLDER = "http://oracle.test"
+
+
+def as_judged(request: HttpRequest, entry: dict[str, Any]) -> dict[str, Any]:
+    body: dict[str, Any] = {"body": None, "bodyBase64": None}
+    if request.body is not None:
+        try:
+            body["body"] = request.body.decode("utf-8")
+        except UnicodeDecodeError:
+            body["bodyBase64"] = base64.b64encode(request.body).decode()
+    binding = entry["binding"]
+    return {"method": request.method, "path": request.path, "query": request.query,
+            "headers": dict(request.headers), "cookies": dict(request.cookies),
+            "contentType": request.content_type, **body,
+            "operation": f"{binding['method']} {binding['path']}"}
+
+
+def judge_runtime(spec: Path, catalog: dict[str, Any], count: int = 2, seed_value: int = 11,
+                  *, base_url: str = PLACEHOLDER) -> Tally:
+    """Tally of oracle verdicts for `count` draws per schema variant of every tool."""
+    tally = Tally()
+    handler = ApiHandler(catalog, ApiOptions(base_url=base_url))
+    batch: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    for entry in catalog["tools"]:
+        name = entry["tool"]["name"]
+        try:
+            drawn = arguments_for(entry, count, seed_value, tally)
+        except Exception:  # hypothesis-jsonschema cannot draw it (recursion)
+            tally.undrawable.append(name)
+            continue
+        for args in drawn:
+            try:
+                request = handler.request_for(name, args)
+            except RequestError as exc:
+                # Refused before sending (CR/LF in a header): a verdict of its own.
+                tally.classes["refused"] += 1
+                tally.failures.append((name, args, {"errors": [str(exc)], "class": "refused"}))
+                continue
+            batch.append((name, args, as_judged(request, entry)))
+    verdicts = judge(spec, [r for _, _, r in batch])
+    for (name, args, req), verdict in zip(batch, verdicts, strict=True):
+        tally.requests += 1
+        if verdict["ok"]:
+            tally.accepted += 1
+        elif verdict["class"] == "unserialisable":
+            tally.unserialisable += 1
+        else:
+            tally.classes[verdict["class"]] += 1
+            tally.failures.append((name, args, {**verdict, "request": req}))
+    return tally

@@ -1,0 +1,65 @@
+"""Start `toolcat serve` as a user would (a subprocess) and connect the SDK's ClientSession.
+
+stdio: the client launches the command itself. HTTP: the test launches it with
+`--transport http` on a free port and connects over streamable HTTP.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from .paths import REPO
+
+SERVE = ["-c", "from generator.cli import main; main()", "serve"]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@asynccontextmanager
+async def stdio_session(*args: str, env: dict[str, str] | None = None,
+                        cwd: Path = REPO) -> AsyncIterator[ClientSession]:
+    params = StdioServerParameters(command=sys.executable, args=[*SERVE, *args], cwd=cwd,
+                                   env=env)
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        yield session
+
+
+@asynccontextmanager
+async def http_session(*args: str, cwd: Path = REPO) -> AsyncIterator[ClientSession]:
+    port = _free_port()
+    process = subprocess.Popen([sys.executable, *SERVE, *args, "--transport", "http",
+                                "--port", str(port)], cwd=cwd, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    errors = process.stderr.read() if process.stderr else b""
+                    raise RuntimeError(f"toolcat serve did not start: {errors!r}") from None
+                time.sleep(0.1)
+        url = f"http://127.0.0.1:{port}/mcp"
+        async with streamable_http_client(url) as (read, write), ClientSession(
+                read, write) as session:
+            await session.initialize()
+            yield session
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

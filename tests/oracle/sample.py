@@ -1,0 +1,134 @@
+"""Draw arguments from each tool's inputSchema, build the requests, let the oracle judge.
+
+Arguments come from hypothesis-jsonschema with a fixed seed (derandomised, no example
+database), plus a "full" variant of the schema in which every object's properties are
+all required, so optional and nested fields are exercised too. A drawn sample that the
+inputSchema itself rejects (hypothesis-jsonschema knows no 2020-12 keyword it does not
+support) is dropped and counted, never judged.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import jsonschema
+import yaml
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis.errors import HypothesisException
+from hypothesis_jsonschema import from_schema
+
+from .client import judge
+from .wire import build
+
+
+def base_path(spec: Path) -> str:
+    """The first server's path (variables at their defaults); basePath for Swagger 2.0."""
+    text = spec.read_text(encoding="utf-8")
+    doc = json.loads(text) if spec.suffix == ".json" else yaml.load(text, Loader=yaml.CSafeLoader)
+    if str(doc.get("swagger", "")).startswith("2"):
+        return str(doc.get("basePath") or "").rstrip("/")
+    servers = doc.get("servers") or [{"url": "/"}]
+    url = str(servers[0].get("url", "/"))
+    for name, var in (servers[0].get("variables") or {}).items():
+        url = url.replace("{" + name + "}", str(var.get("default", "")))
+    return urlsplit(url).path.rstrip("/")
+
+
+def fill_all(schema: Any) -> Any:
+    """The schema with every object's properties required: its instances are the
+    original's instances with every optional field present."""
+    if isinstance(schema, list):
+        return [fill_all(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: fill_all(v) for k, v in schema.items()}
+    props = schema.get("properties")
+    if isinstance(props, dict) and props:
+        out["required"] = sorted(set(schema.get("required", [])) | set(props))
+    return out
+
+
+def draw(schema: dict[str, Any], count: int, seed_value: int) -> list[Any]:
+    found: list[Any] = []
+
+    @seed(seed_value)
+    @settings(max_examples=count, derandomize=True, database=None, deadline=None,
+              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @given(from_schema(schema))
+    def collect(value: Any) -> None:
+        found.append(value)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        collect()
+    return found
+
+
+@dataclass
+class Tally:
+    requests: int = 0
+    accepted: int = 0
+    unserialisable: int = 0
+    undrawable: list[str] = field(default_factory=list)   # tools with no drawable sample
+    invalid_draws: int = 0
+    failures: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
+    classes: Counter[str] = field(default_factory=Counter)
+
+
+def arguments_for(entry: dict[str, Any], count: int, seed_value: int,
+                  tally: Tally) -> list[dict[str, Any]]:
+    schema = entry["tool"]["inputSchema"]
+    validator = jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    samples: list[Any] = []
+    for variant in (schema, fill_all(schema)):
+        try:
+            samples += draw(variant, count, seed_value)
+        except (HypothesisException, jsonschema.exceptions.SchemaError, RecursionError,
+                ValueError, TypeError, KeyError):
+            continue
+    seen: set[str] = set()
+    out = []
+    for s in samples:
+        key = json.dumps(s, sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        if not validator.is_valid(s):
+            tally.invalid_draws += 1
+            continue
+        out.append(s)
+    if not out:
+        tally.undrawable.append(entry["tool"]["name"])
+    return out
+
+
+def run(spec: Path, catalog: dict[str, Any], count: int = 4, seed_value: int = 11,
+        tools: list[str] | None = None) -> Tally:
+    """Judge ``count`` draws per schema variant for every tool (or those named)."""
+    tally = Tally()
+    base = base_path(spec)
+    requests: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    for entry in catalog["tools"]:
+        name = entry["tool"]["name"]
+        if tools is not None and name not in tools:
+            continue
+        for args in arguments_for(entry, count, seed_value, tally):
+            requests.append((name, args, build(entry, args, base)))
+    verdicts = judge(spec, [r for _, _, r in requests])
+    for (name, args, req), v in zip(requests, verdicts, strict=True):
+        tally.requests += 1
+        if v["ok"]:
+            tally.accepted += 1
+        elif v["class"] == "unserialisable":
+            tally.unserialisable += 1
+        else:
+            tally.classes[v["class"]] += 1
+            tally.failures.append((name, args, {**v, "request": req}))
+    return tally

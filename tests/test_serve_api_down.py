@@ -1,0 +1,34 @@
+"""The API is not running: every call is an `isError` result naming the host, never a crash
+and never a JSON-RPC error (the agent can tell the user; the session goes on)."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import anyio
+from helpers.paths import EXAMPLE_OUTPUT
+from mcp import Client
+
+from generator.runtime.api import ApiHandler, ApiOptions
+from generator.runtime.mcp_server import make_server
+
+
+def test_unreachable_api_is_an_error_result() -> None:
+    with socket.socket() as sock:   # a port that was free a moment ago: nobody listens
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    catalog = json.loads((EXAMPLE_OUTPUT / "catalog.json").read_text())
+    handler = ApiHandler(catalog, ApiOptions(base_url=f"http://127.0.0.1:{port}", timeout=5))
+    server = make_server("broadcast", [e["tool"] for e in catalog["tools"]], handler)
+
+    async def run() -> list[object]:
+        async with Client(server, mode="legacy") as client:
+            return [await client.call_tool("broadcast_get_channel", {"channelId": 1}),
+                    await client.call_tool("broadcast_list_schedules", {})]
+
+    for result in anyio.run(run):
+        assert result.is_error  # type: ignore[attr-defined]
+        text = result.content[0].text  # type: ignore[attr-defined]
+        assert f"The API at 127.0.0.1:{port} is unreachable" in text
+        assert "was not delivered" in text

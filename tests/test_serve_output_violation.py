@@ -1,0 +1,39 @@
+"""The API answers 200 with a body its own document does not allow: the agent gets an
+`isError` result saying which field breaks the tool's outputSchema, with the body; the server
+does not crash and the client does not choke on invalid structuredContent."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+from helpers.broadcast_api import SpecServer
+from helpers.paths import EXAMPLE_OUTPUT, EXAMPLE_SPEC
+from mcp import Client
+
+from generator.runtime.api import ApiHandler, ApiOptions
+from generator.runtime.mcp_server import make_server
+
+
+def test_response_violating_output_schema_is_reported() -> None:
+    api = SpecServer(EXAMPLE_SPEC)
+    api.answer_override["getSchedule"] = {"id": "seven", "name": "Late night"}
+    httpd, base = api.start()
+    catalog = json.loads((EXAMPLE_OUTPUT / "catalog.json").read_text())
+    server = make_server("broadcast", [e["tool"] for e in catalog["tools"]],
+                         ApiHandler(catalog, ApiOptions(base_url=base)))
+
+    async def run() -> object:
+        async with Client(server, mode="legacy") as client:
+            return await client.call_tool("broadcast_get_schedule", {"scheduleId": 3})
+
+    try:
+        result = anyio.run(run)
+    finally:
+        httpd.shutdown()
+    assert result.is_error  # type: ignore[attr-defined]
+    texts = [b.text for b in result.content]  # type: ignore[attr-defined]
+    assert "does not match this tool's outputSchema" in texts[0]
+    assert "- id: 'seven' is not of type 'integer'" in texts[0]
+    assert texts[1].startswith('Response body: {"id": "seven"')
+    assert any(t.startswith('ETag: "v1"') for t in texts)
