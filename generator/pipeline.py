@@ -113,14 +113,16 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
     spec = load_spec(target.spec, known_valid)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
-        drafts = draft_tools(spec.document, defs, target.prefix, target.name_budget,
-                             target.open_world)
-        tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines)
+        drafts, left_out = draft_tools(spec.document, defs, target.prefix,
+                                       target.name_budget, target.open_world, target.selection)
+        tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines,
+                                            left_out)
         tools = check_names(tools, str(target.spec), target.name_budget)
         check_schemas(tools, str(target.spec), defs)
         source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
         catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
-        files = _render_module_and_summary(catalog, target.output) if render else None
+        files = (_render_module_and_summary(catalog, target.output, target.regenerate)
+                 if render else None)
     except Exception:
         findings = spec.validated()
         if findings.counted and target.validation == "strict":
@@ -136,13 +138,16 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
     return Built(catalog, spec_files(spec.files, target.spec), files, spec.files, findings)
 
 
-def render_files(catalog: Catalog, output: Path | None = None) -> Files:
-    """Every file of a catalog; ``output``: its folder, whose module black need not redo."""
-    return {CATALOG_FILE: render_catalog(catalog), **_render_module_and_summary(catalog, output)}
+def render_files(catalog: Catalog, output: Path | None = None, regenerate: str = "") -> Files:
+    """Every file of a catalog; ``output``: its folder, whose module black need not redo;
+    ``regenerate``: the command the module names (default ``toolcat generate NAME``)."""
+    return {CATALOG_FILE: render_catalog(catalog),
+            **_render_module_and_summary(catalog, output, regenerate)}
 
 
-def _render_module_and_summary(catalog: Catalog, output: Path | None) -> Files:
+def _render_module_and_summary(catalog: Catalog, output: Path | None,
+                               regenerate: str = "") -> Files:
     """The files that do not record the validator's verdict."""
     previous = read_previous(output / MODULE_FILE) if output is not None else None
-    return {MODULE_FILE: render_python(catalog, previous=previous),
+    return {MODULE_FILE: render_python(catalog, previous=previous, regenerate=regenerate),
             SUMMARY_FILE: render_summary(catalog)}

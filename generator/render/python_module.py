@@ -34,11 +34,13 @@ FORMATTED = "# toolcat-formatted: "
 
 
 def render_python(catalog: Catalog, templates: Path | None = None,
-                  previous: bytes | None = None) -> bytes:
-    """The module's bytes; ``previous``: the module now on disk, if any (see above)."""
+                  previous: bytes | None = None, regenerate: str = "") -> bytes:
+    """The module's bytes; ``previous``: the module now on disk, if any (see above);
+    ``regenerate``: the command that regenerates it in its project."""
     env = environment(templates)
     text = env.get_template(TEMPLATE).render(
         name=catalog.name,
+        regenerate=regenerate or f"toolcat generate {catalog.name}",
         spec=catalog.source.spec,
         tool_names=[t.name for t in catalog.tools],
     )
