@@ -54,7 +54,8 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
         if spec is None or out is None:
             raise click.UsageError("--spec and --out go together")
         label = spec.name
-        name = name or default_catalog_name(spec)
+        if name is None:
+            name = default_catalog_name(spec)
         check_catalog_name(name, "--name", "")
         command = ["toolcat generate --spec", portable(spec), "--out", portable(out),
                    "--name", name, *(["--prefix", prefix] if prefix else []),

@@ -13,6 +13,7 @@ overrides (U+202E) and other invisible formatting characters are written as
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from typing import Any
@@ -33,7 +34,7 @@ def refuse_raw(value: Any) -> Any:
     if isinstance(value, Escaped) or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     raise TypeError(f"template value {value!r} has no escaping filter: pass it through "
-                    "pyrepr, pydoc, code or cell")
+                    "pyrepr, pydoc, code, cell or yaml")
 
 
 def pyrepr(value: Any) -> Escaped:
@@ -68,4 +69,11 @@ def markdown_cell(text: str) -> Escaped:
     return Escaped(visible(" ".join(text.replace("|", "\\|").split())))
 
 
-FILTERS = {"pyrepr": pyrepr, "pydoc": pydoc, "code": code, "cell": markdown_cell}
+def yaml_string(value: str) -> Escaped:
+    """A YAML double-quoted scalar (a JSON string is one: quotes, backslashes,
+    controls and non-ASCII escaped), for the files ``toolcat init`` writes."""
+    return Escaped(json.dumps(value))
+
+
+FILTERS = {"pyrepr": pyrepr, "pydoc": pydoc, "code": code, "cell": markdown_cell,
+           "yaml": yaml_string}
