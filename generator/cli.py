@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import os
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,17 +18,38 @@ from urllib.parse import urlsplit
 import click
 
 from generator import flows
-from generator.config import DEFAULT_CONFIG, Target, check_catalog_name, load_config, select
+from generator.config import (
+    DEFAULT_CONFIG,
+    Target,
+    check_catalog_name,
+    load_config,
+    portable,
+    select,
+)
+from generator.diff import StaleCheck
 from generator.errors import ToolcatError
 from generator.load.validation.findings import Findings, warnings
+from generator.model.naming import catalog_name
+from generator.progress import progress
 from generator.vocab.files import CATALOG_FILE
 from generator.vocab.validation import MODES, Mode
 
 OK, STALE, ERROR = 0, 1, 2
 
 
+def default_catalog_name(spec: Path) -> str:
+    """From the spec's ``info.title``, else its folder's name (see ``catalog_name``)."""
+    from generator.parse.reader import read_document  # noqa: PLC0415
+
+    document, _ = read_document(spec)
+    info = document.get("info") if isinstance(document, dict) else None
+    title = info.get("title") if isinstance(info, dict) else None
+    return catalog_name(title, spec.resolve().parent.name)
+
+
 def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None,
-             prefix: str, validation: Mode | None = None) -> list[Target]:
+             prefix: str, validation: Mode | None = None,
+             overrides: Path | None = None) -> list[Target]:
     if validation is not None and spec is None and out is None:
         raise click.UsageError("--validation is for ad hoc runs (--spec, --out); for a "
                                f"catalog of {config}, set its `validation:` there")
@@ -38,11 +58,18 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
             raise click.UsageError("--spec and --out go together")
         label = spec.name
         if name is None:
-            name = re.sub(r"[^a-z0-9_]", "_", spec.resolve().parent.name.lower()) or "api"
-            name = (name if re.match(r"^[a-z]", name) else f"api_{name}")[:64]
+            name = default_catalog_name(spec)
         check_catalog_name(name, "--name", "")
+        command = ["toolcat generate --spec", portable(spec), "--out", portable(out),
+                   "--name", name, *(["--prefix", prefix] if prefix else []),
+                   *(["--validation", validation] if validation else []),
+                   *(["--overrides", portable(overrides)] if overrides else [])]
         return [Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix,
-                       validation=validation or "strict")]
+                       validation=validation or "strict", overrides=overrides,
+                       regenerate=" ".join(command))]
+    if overrides is not None:
+        raise click.UsageError("--overrides is for ad hoc runs (--spec/--out); "
+                               "with a config, set overrides: in it")
     if not config.is_file():
         raise ToolcatError.single(str(config), "", "config file not found",
                                   "run from the project root, pass --config, or use "
@@ -57,10 +84,15 @@ _common = [
     click.option("--spec", type=click.Path(path_type=Path), help="Ad hoc: an OpenAPI file."),
     click.option("--out", type=click.Path(path_type=Path), help="Ad hoc: the catalog folder."),
     click.option("--prefix", default="", help="Ad hoc: tool-name prefix."),
-    click.option("--name", "name_opt", help="Ad hoc: catalog name."),
+    click.option("--name", "name_opt", help="Ad hoc: catalog name (default: from the "
+                 "spec's title)."),
     click.option("--validation", type=click.Choice(MODES), default=None,
                  help="Ad hoc: refuse a spec the OpenAPI validator rejects (strict, the "
                       "default) or generate with warnings (warn)."),
+    click.option("--overrides", type=click.Path(path_type=Path),
+                 help="Ad hoc: an override file."),
+    click.option("--quiet", "-q", is_flag=True,
+                 help="No progress line on stderr (shown only on a terminal, after 1 s)."),
 ]
 
 
@@ -92,18 +124,26 @@ class _Commands(click.Group):
         return super().get_command(ctx, name)
 
 
-@click.group(cls=_Commands)
-def cli() -> None:
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="toolcat", prog_name="toolcat",
+                      message="%(prog)s %(version)s")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Derive MCP tool catalogs from OpenAPI documents."""
+    # diff --base asks whether each catalog is fresh; the diff room ranks below the
+    # flows that answer it, so the answer is handed down rather than imported up.
+    ctx.obj = StaleCheck(lambda target: flows.check(target).stale)
 
 
 @cli.command()
 @common
 def generate(name: str | None, config: Path, spec: Path | None, out: Path | None,
-             prefix: str, name_opt: str | None, validation: Mode | None) -> None:
+             prefix: str, name_opt: str | None, validation: Mode | None,
+             overrides: Path | None, quiet: bool) -> None:
     """Generate every catalog in the config, or the one named."""
-    for target in _targets(name or name_opt, config, spec, out, prefix, validation):
-        done = flows.generate(target, config if spec is None else None)
+    for target in _targets(name or name_opt, config, spec, out, prefix, validation, overrides):
+        with progress(f"{target.name}: generating from {target.spec}", quiet=quiet):
+            done = flows.generate(target, config if spec is None else None)
         _warn(done.findings)
         click.echo(f"{target.name}: {done.tools} tools, {done.size:,} bytes -> "
                    f"{target.output}")
@@ -112,11 +152,13 @@ def generate(name: str | None, config: Path, spec: Path | None, out: Path | None
 @cli.command()
 @common
 def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
-          prefix: str, name_opt: str | None, validation: Mode | None) -> None:
+          prefix: str, name_opt: str | None, validation: Mode | None,
+          overrides: Path | None, quiet: bool) -> None:
     """Regenerate in memory and compare with disk; exit 1 if anything differs."""
     stale = False
-    for target in _targets(name or name_opt, config, spec, out, prefix, validation):
-        checked = flows.check(target)
+    for target in _targets(name or name_opt, config, spec, out, prefix, validation, overrides):
+        with progress(f"{target.name}: checking against {target.spec}", quiet=quiet):
+            checked = flows.check(target)
         _warn(checked.findings)
         if not checked.stale:
             click.echo(f"{target.name}: up to date ({checked.tools} tools)")
@@ -128,11 +170,12 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
             click.echo(f"  {diff.kind}: {diff.path}")
         for diff in checked.differences:
             click.echo(diff.diff, nl=False)
-        fix = (f"toolcat generate {target.name}" if spec is None else
+        fix = (target.regenerate if spec is None else
                f"toolcat generate --spec {spec} --out {out} --name {target.name}"
                + (f" --prefix {prefix}" if prefix else "")
-               + (f" --validation {validation}" if validation else ""))
-        click.echo(f"fix: run `{fix}` (or `make regen`) and commit the result")
+               + (f" --validation {validation}" if validation else "")
+               + (f" --overrides {overrides}" if overrides else ""))
+        click.echo(f"fix: run `{fix}` and commit the result")
     if stale:
         sys.exit(STALE)
 
@@ -154,8 +197,8 @@ def _warn(findings: Findings | None) -> None:
 @click.option("--timeout", type=float, default=30.0, show_default=True,
               help="Seconds per API request.")
 def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, prefix: str,
-          name_opt: str | None, validation: Mode | None, base_url: str | None, transport: str,
-          host: str, port: int, timeout: float) -> None:
+          name_opt: str | None, validation: Mode | None, overrides: Path | None, quiet: bool,
+          base_url: str | None, transport: str, host: str, port: int, timeout: float) -> None:
     """Serve one committed catalog as an MCP server that calls the API.
 
     Only a fresh folder is served (the check flow): serving a catalog that no longer
@@ -166,7 +209,7 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise click.BadParameter(f"'{base_url}' is not an http(s) URL with a host "
                                      "(e.g. http://127.0.0.1:9000)", param_hint="--base-url")
-    targets = _targets(name or name_opt, config, spec, out, prefix, validation)
+    targets = _targets(name or name_opt, config, spec, out, prefix, validation, overrides)
     if len(targets) != 1:
         raise click.UsageError("name the catalog to serve: "
                                + ", ".join(t.name for t in targets))
@@ -177,7 +220,8 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     if not catalog_file.is_file():
         raise ToolcatError.single(str(target.output), "", f"no {CATALOG_FILE} in this folder",
                                   f"run `{fix}` first")
-    checked = flows.check(target)
+    with progress(f"{target.name}: checking against {target.spec}", quiet=quiet):
+        checked = flows.check(target)
     if checked.stale:
         names = ", ".join(str(d.path) for d in checked.differences[:5])
         raise ToolcatError.single(str(target.output), "", "the catalog is stale: it no longer "
@@ -200,6 +244,23 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
         anyio.run(run_stdio, server)
     else:
         anyio.run(run_http, server, host, port)
+
+
+@cli.command()
+@click.option("--spec", type=click.Path(path_type=Path),
+              help="The OpenAPI document (default: the one found in this project).")
+def init(spec: Path | None) -> None:
+    """Set up this project: a config, a CI workflow, a pre-commit hook."""
+    from generator.init.project import init_project  # noqa: PLC0415
+
+    written, next_command = init_project(Path.cwd(), spec)
+    for item in written:
+        if item.created:
+            click.echo(f"wrote {item.path.as_posix()}")
+        else:
+            click.echo(f"kept {item.path.as_posix()} (exists): {item.advice}")
+    click.echo(f"next: run `{next_command}`, then commit the config, generated/ and the "
+               "workflow")
 
 
 def main() -> None:

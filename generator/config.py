@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
 import pydantic
 
 from generator.errors import fail, nearest
-from generator.parse.checked_yaml import parse_model, read_yaml
+from generator.parse.checked_yaml import Lines, parse_model, read_yaml
 from generator.vocab.files import CATALOG_TEMPLATES
 from generator.vocab.mcp import MAX_NAME
 from generator.vocab.validation import Mode
@@ -34,6 +35,70 @@ DEFAULT_CONFIG = Path("specs/toolcat.yaml")
 # a test keeps the two equal).
 NAME_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 NAME_RULE = "a lower-case letter, then up to 63 lower-case letters, digits or _"
+
+
+# Which operations become tools (matching: generator/model/selection.py).
+SELECTOR_KINDS = ("tags", "paths", "methods", "operations")
+
+
+@dataclass(frozen=True)
+class Selector:
+    """One ``include:`` or ``exclude:`` entry, already checked for shape by the config."""
+
+    tags: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+    methods: tuple[str, ...] = ()
+    operations: tuple[str, ...] = ()
+
+    def values(self, kind: str) -> tuple[str, ...]:
+        values: tuple[str, ...] = getattr(self, kind)
+        return values
+
+    def kinds(self) -> list[str]:
+        return [k for k in SELECTOR_KINDS if self.values(k)]
+
+    def describe(self) -> str:
+        """``{tags: [media, net], methods: [GET]}``, the rule as the config spells it."""
+        return "{" + ", ".join(f"{k}: [{', '.join(self.values(k))}]"
+                               for k in self.kinds()) + "}"
+
+
+@dataclass(frozen=True)
+class Selection:
+    include: Selector | None
+    exclude: Selector | None
+    file: str                          # the config file, for errors
+    lines: tuple[tuple[str, int], ...]  # "include.tags.0" -> its line in that file
+
+    def line(self, key: str) -> str:
+        found = dict(self.lines).get(key)
+        return f"line {found}" if found is not None else ""
+
+
+_Values = pydantic.conlist(pydantic.constr(min_length=1), min_length=1)
+
+
+class SelectorConfig(pydantic.BaseModel):
+    """``include:`` / ``exclude:``: see ``generator/model/selection.py``."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+
+    tags: _Values | None = None  # type: ignore[valid-type]
+    paths: _Values | None = None  # type: ignore[valid-type]
+    methods: list[pydantic.constr(  # type: ignore[valid-type]
+        pattern=r"^(?i:get|put|post|delete|options|head|patch|trace)$")] | None = pydantic.Field(
+        default=None, min_length=1)
+    operations: _Values | None = None  # type: ignore[valid-type]
+
+    @pydantic.model_validator(mode="after")
+    def _not_empty(self) -> SelectorConfig:
+        if not self.model_fields_set:
+            raise ValueError("a selector needs at least one of tags, paths, methods, operations")
+        return self
+
+    def selector(self) -> Selector:
+        return Selector(tuple(self.tags or ()), tuple(self.paths or ()),
+                        tuple(self.methods or ()), tuple(self.operations or ()))
 
 
 class CatalogConfig(pydantic.BaseModel):
@@ -52,6 +117,8 @@ class CatalogConfig(pydantic.BaseModel):
     # named here (never from a file); unnamed schemes use TOOLCAT_<CATALOG>_<SCHEME>.
     credentials: dict[str, Annotated[str, pydantic.StringConstraints(
         pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]] = {}
+    include: SelectorConfig | None = None
+    exclude: SelectorConfig | None = None
 
 
 class Config(pydantic.BaseModel):
@@ -77,12 +144,15 @@ class Target(pydantic.BaseModel):
     models: bool = False
     templates: Path | None = None
     credentials: dict[str, str] = {}
+    selection: Selection | None = None
+    regenerate: str = ""        # the command that regenerates it, named in the module
 
 
 def load_config(path: Path) -> list[Target]:
     data, lines = read_yaml(path)
     config = parse_model(Config, data, lines, str(path))
     base = path.parent
+    option = "" if path == DEFAULT_CONFIG else f" --config {portable(path)}"
     targets = []
     for name, entry in sorted(config.catalogs.items()):
         check_catalog_name(name, str(path), f"catalogs.{name}")
@@ -94,7 +164,9 @@ def load_config(path: Path) -> list[Target]:
             name_budget=entry.name_budget, open_world=entry.open_world,
             validation=entry.validation, models=entry.models,
             templates=_folder(base, entry.templates, str(path), name),
-            credentials=dict(entry.credentials)))
+            credentials=dict(entry.credentials),
+            selection=_selection(entry, lines, ("catalogs", name), str(path)),
+            regenerate=f"toolcat generate {name}{option}"))
     return targets
 
 
@@ -122,6 +194,28 @@ def check_catalog_name(name: str, file: str, location: str) -> str:
         raise fail(file, location, f"catalog name {name!r} is not a Python identifier in "
                    "snake_case", f"use {NAME_RULE}")
     return name
+
+
+def portable(path: Path) -> str:
+    """``path`` as a generated file may name it: relative to the working directory
+    when inside it, else its file name; never absolute, which would make the output
+    depend on where the checkout lives."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
+def _selection(entry: CatalogConfig, lines: Lines, loc: tuple[str, ...],
+               file: str) -> Selection | None:
+    if entry.include is None and entry.exclude is None:
+        return None
+    # The line of every selector value, so a stale one is reported where it stands.
+    found = {".".join(str(p) for p in key[len(loc):]): line for key, line in lines.items()
+             if key[:len(loc)] == loc and key[len(loc):][:1] in (("include",), ("exclude",))}
+    return Selection(entry.include.selector() if entry.include else None,
+                     entry.exclude.selector() if entry.exclude else None,
+                     file, tuple(sorted(found.items())))
 
 
 def select(targets: list[Target], name: str | None, file: str) -> list[Target]:

@@ -111,15 +111,18 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
     spec = load_spec(target.spec, known_valid)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
-        drafts = draft_tools(spec.document, defs, target.prefix, target.name_budget,
-                             target.open_world)
-        tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines)
+        drafts, left_out = draft_tools(spec.document, defs, target.prefix,
+                                       target.name_budget, target.open_world, target.selection)
+        tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines,
+                                            left_out)
         tools = check_names(tools, str(target.spec), target.name_budget)
         check_schemas(tools, str(target.spec), defs)
         source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
         catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
         files = (_render_module_and_summary(catalog, models=target.models,
-                                            templates=target.templates) if render else None)
+                                            templates=target.templates,
+                                            regenerate=target.regenerate)
+                 if render else None)
     except Exception:
         findings = spec.validated()
         if findings.counted and target.validation == "strict":
@@ -135,23 +138,27 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
     return Built(catalog, spec_files(spec.files, target.spec), files, spec.files, findings)
 
 
-def render_files(catalog: Catalog, *, models: bool = False,
-                 templates: Path | None = None) -> Files:
+def render_files(catalog: Catalog, *, models: bool = False, templates: Path | None = None,
+                 regenerate: str = "") -> Files:
     """Every file of a catalog; ``models``: add models.py; ``templates``: a user's folder
-    that overrides ours by name."""
+    that overrides ours by name; ``regenerate``: the command the module names (default
+    ``toolcat generate NAME``)."""
     return {CATALOG_FILE: render_catalog(catalog),
-            **_render_module_and_summary(catalog, models=models, templates=templates)}
+            **_render_module_and_summary(catalog, models=models, templates=templates,
+                                         regenerate=regenerate)}
 
 
 def _render_module_and_summary(catalog: Catalog, *, models: bool = False,
-                               templates: Path | None = None) -> Files:
+                               templates: Path | None = None, regenerate: str = "") -> Files:
     """The files that do not record the validator's verdict (black's part remembered
     by this machine, never read back from the folder on disk)."""
     formatter = cached_formatter(black_format, black_key)
-    files = {MODULE_FILE: render_python(catalog, templates, formatter=formatter),
+    files = {MODULE_FILE: render_python(catalog, templates, formatter=formatter,
+                                        regenerate=regenerate),
              SUMMARY_FILE: render_summary(catalog, templates)}
     if models:
         from generator.models.render import render_models  # noqa: PLC0415 - 0.5 s import
 
-        files[MODELS_FILE] = render_models(catalog, templates, formatter=formatter)
+        files[MODELS_FILE] = render_models(catalog, templates, formatter=formatter,
+                                           regenerate=regenerate)
     return files

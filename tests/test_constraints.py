@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 import tomllib
+from typing import Any
 
 from helpers.paths import REPO
+from packaging.requirements import Requirement
 
 from generator.identity import requirement_versions
 
@@ -33,15 +35,45 @@ def _constraints() -> dict[str, str]:
     return pins
 
 
+# Runtime requirements whose version changes emitted bytes or validation verdicts
+# (see pyproject.toml): exact. Every other runtime requirement is a range, so toolcat
+# installs beside a project's own pins; development tools stay exact.
+EXACT = {"black", "datamodel-code-generator", "jsonschema", "jsonschema-path", "jsonschema-rs",
+         "openapi-schema-validator", "openapi-spec-validator", "orjson", "pathable", "pyyaml",
+         "referencing"}
+
+
+def _project() -> dict[str, Any]:
+    return tomllib.loads((REPO / "pyproject.toml").read_text())["project"]  # type: ignore[no-any-return]
+
+
 def test_pyproject_pins_agree_with_the_constraints() -> None:
-    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    project = _project()
     pins = _constraints()
-    for requirement in [*project["dependencies"], *project["optional-dependencies"]["dev"]]:
-        name, _, version = requirement.partition("==")
-        assert version, f"pyproject.toml: not an exact pin: {requirement!r}"
-        assert pins.get(_normal(name)) == version, (
-            f"{name}: pyproject.toml pins {version}, {CONSTRAINTS.name} "
-            f"{pins.get(_normal(name))}")
+    runtime = {_normal(Requirement(r).name) for r in project["dependencies"]}
+    assert runtime >= EXACT, f"exact requirements missing: {sorted(EXACT - runtime)}"
+    for text in [*project["dependencies"], *project["optional-dependencies"]["dev"]]:
+        requirement = Requirement(text)
+        name = _normal(requirement.name)
+        pinned = pins.get(name)
+        assert pinned is not None, f"{name} is not in {CONSTRAINTS.name}"
+        if name in EXACT or name not in runtime:
+            assert str(requirement.specifier) == f"=={pinned}", (
+                f"{name}: pyproject.toml says {requirement.specifier}, must be =={pinned} "
+                f"(as {CONSTRAINTS.name})")
+        else:
+            assert "==" not in str(requirement.specifier), (
+                f"{name}: an exact pin, but its version does not change output: use a range")
+            assert requirement.specifier.contains(pinned), (
+                f"{name}: {CONSTRAINTS.name} locks {pinned}, outside {requirement.specifier}")
+
+
+def test_ranges_admit_older_common_releases() -> None:
+    # The reported failure: `pip install toolcat 'click<8.5'` was ResolutionImpossible.
+    ranges = {_normal(Requirement(r).name): Requirement(r).specifier
+              for r in _project()["dependencies"]}
+    assert ranges["click"].contains("8.1.8")
+    assert ranges["jinja2"].contains("3.1.2")
 
 
 def test_toolcat_identity_is_fully_constrained() -> None:

@@ -100,7 +100,7 @@ def test_pr_changes_known_tools(pr_diff: CatalogDiff) -> None:
             '"/api/resolutions/by-name/{name}"') in resolution
     assert ("breaking", "output-removed", "output",
             "outputSchema removed: callers get no structured result") in resolution
-    update = changes(pr_diff, "update_f_fmpeg_profile")
+    update = changes(pr_diff, "update_ffmpeg_profile")
     assert ("breaking", "required-argument-added", "argument `targetLoudness`",
             "added as a required argument") in update
     # {"type": ["string", "null"]} -> {"$ref": "#/$defs/String"} where String is a string.

@@ -19,7 +19,7 @@ PACKAGE = REPO / "generator"
 # Room -> rank: a module may import its own room and rooms of a lower rank.
 RANKS = {
     "vocab": 0,
-    "errors": 1, "jsonio": 1, "jsontypes": 1, "identity": 1,
+    "errors": 1, "jsonio": 1, "jsontypes": 1, "identity": 1, "progress": 1,
     "parse": 2,
     "config": 3,
     "load": 4,
@@ -30,7 +30,7 @@ RANKS = {
     "cache": 9, "models": 9,   # models: renders models.py, so above render
     "output": 10,
     "pipeline": 11, "diff": 11,
-    "flows": 12, "verify": 12, "runtime": 12,   # runtime: serving a catalog
+    "flows": 12, "verify": 12, "runtime": 12, "init": 12,   # init: sets up a project
     "cli": 13, "": 13,   # "": generator/__init__.py
 }
 

@@ -89,7 +89,8 @@ def test_record_is_portable_and_deterministic(project: Path, tmp_path: Path) -> 
     assert sorted(record["outputs"]) == ["CATALOG.md", "__init__.py", "catalog.json"]  # type: ignore[call-overload]
     assert record["settings"] == {"name": "widgets", "spec": "api/spec.yaml", "prefix": "",
                                   "nameBudget": 64, "openWorld": False, "models": False,
-                                  "templates": None}
+                                  "templates": None,
+                                  "regenerate": "toolcat generate widgets --config toolcat.yaml"}
     again = run_cli("generate", "--config", project / "toolcat.yaml", seed="12345")
     assert again.returncode == 0, again.stderr
     assert (project / "out" / "widgets" / RECORD_FILE).read_bytes() == data

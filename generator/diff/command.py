@@ -16,11 +16,12 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from generator.config import DEFAULT_CONFIG
+from generator.config import DEFAULT_CONFIG, load_config
+from generator.diff import StaleCheck
 from generator.diff.catalogs import read_side, revision_pairs
 from generator.diff.classify import CatalogDiff, diff_catalogs
 from generator.diff.report import render_markdown, render_text
-from generator.errors import fail
+from generator.errors import Problem, ToolcatError, fail
 
 FOUND = 1
 
@@ -63,11 +64,29 @@ def diff(old: Path | None, new: Path | None, base: str | None, config: Path, fmt
         sys.exit(FOUND)
 
 
+def _refuse_stale(config: Path) -> None:
+    """With --base the working tree's catalogs stand for its specs: say so when one
+    does not (a spec edited, not yet regenerated) instead of comparing old files."""
+    check = click.get_current_context().find_object(StaleCheck)
+    if check is None:
+        raise RuntimeError("diff --base runs under the toolcat CLI, which checks freshness")
+    if not config.is_file():
+        return
+    # A catalog whose spec is absent has nothing to be stale against (check says so).
+    stale = [t for t in load_config(config) if t.spec.is_file() and check.stale(t)]
+    if stale:
+        raise ToolcatError([Problem(str(t.output), "", f"catalog '{t.name}' is stale against "
+                                    f"its spec {t.spec}: the diff would compare the old "
+                                    "catalog", f"run `{t.regenerate}` first, then diff again")
+                            for t in stale])
+
+
 def _diffs(old: Path | None, new: Path | None, base: str | None,
            config: Path) -> list[CatalogDiff]:
     if base is not None:
         if old is not None or new is not None:
             raise click.UsageError("give either OLD NEW or --base REV, not both")
+        _refuse_stale(config)
         return [diff_catalogs(p.old, p.new, p.label)
                 for p in revision_pairs(base, config, Path.cwd())]
     if old is None or new is None:

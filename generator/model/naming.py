@@ -14,12 +14,30 @@ import re
 
 from generator.vocab.mcp import MAX_NAME
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# A word starts at a capital after a lower-case letter or digit, or at the last
+# capital of an acronym that runs into a word (HTTPSUrl -> HTTPS Url), except the
+# plural of an acronym (IDs, URLs: "s" then no lower-case letter).
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])(?![A-Z]s(?![a-z]))")
+# Words whose capitals are not word starts: without this list FFmpeg reads as
+# "F Fmpeg". Matched where they stand as a word: not run on from lower-case
+# letters (radiOS is not iOS), optionally plural; digits after stay attached.
+_KNOWN = ("FFmpeg", "OAuth", "ETag", "GraphQL", "GitHub", "YouTube", "OpenAPI", "MySQL",
+          "PostgreSQL", "IPv4", "IPv6", "MacOS")
+_KNOWN_LOWER = ("iOS", "macOS")
+_KNOWN_RE = re.compile(r"(?:(" + "|".join(_KNOWN) + r")|(?<![a-z])(" + "|".join(_KNOWN_LOWER)
+                       + r"))(s?)(?![a-z])")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$", re.IGNORECASE)
 
 
 def snake(text: str) -> str:
+    """Acronym-aware snake case.
+
+    ``CreateFFmpegProfile`` -> ``create_ffmpeg_profile``, ``getHTTPSUrl`` ->
+    ``get_https_url``, ``listUserIDs`` -> ``list_user_ids``, ``getV2Items`` ->
+    ``get_v2_items`` (digits stay with the word before them).
+    """
+    text = _KNOWN_RE.sub(lambda m: f"_{(m.group(1) or m.group(2)).lower()}{m.group(3)}", text)
     words = [w for w in _NON_WORD.split(_CAMEL.sub("_", text)) if w]
     return "_".join(w.lower() for w in words)
 
@@ -75,3 +93,28 @@ def argument_name(wire: str) -> str:
     """Property keys clients accept: ``[A-Za-z0-9_.-]``, at most 64 characters."""
     clean = re.sub(r"[^A-Za-z0-9_.-]+", "_", wire).strip("_") or "arg"
     return shorten(clean, MAX_NAME)
+
+
+CATALOG_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def catalog_name(title: object, fallback: str) -> str:
+    """A catalog name from the spec's ``info.title``: ``ErsatzTV API`` -> ``ersatz_tv_api``.
+
+    ``fallback`` (the spec's folder) when the title gives no usable word. At most
+    40 characters, whole words, and never starting with a digit (the name is
+    also a Python identifier in the generated module).
+    """
+    for source in (title if isinstance(title, str) else "", fallback):
+        words = snake(source).split("_")
+        name = ""
+        for word in words:
+            if name and len(name) + 1 + len(word) > 40:
+                break
+            name = f"{name}_{word}" if name else word
+        name = name[:40].strip("_")
+        if name and not name[0].isalpha():
+            name = f"api_{name}"
+        if CATALOG_NAME_RE.match(name):
+            return name
+    return "api"

@@ -52,9 +52,19 @@ def make_record(target: Target, read: SpecFiles, files: Files, tools: int) -> by
 
 def _settings(target: Target) -> dict[str, Any]:
     """What of the target shapes the output, besides the files it names."""
-    return {"name": target.name, "spec": target.spec_label, "prefix": target.prefix,
-            "nameBudget": target.name_budget, "openWorld": target.open_world,
-            "models": target.models, "templates": folder_digest(target.templates)}
+    settings: dict[str, Any] = {
+        "name": target.name, "spec": target.spec_label, "prefix": target.prefix,
+        "nameBudget": target.name_budget, "openWorld": target.open_world,
+        "models": target.models, "templates": folder_digest(target.templates)}
+    if target.regenerate:       # named in the module, so part of what shapes it
+        settings["regenerate"] = target.regenerate
+    selection = target.selection
+    if selection is not None:   # only when set, so records without one keep their bytes
+        settings["selection"] = {
+            side: selector.describe() if selector is not None else None
+            for side, selector in (("include", selection.include),
+                                   ("exclude", selection.exclude))}
+    return settings
 
 
 def _overrides(target: Target) -> str | None:

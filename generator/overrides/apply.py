@@ -10,8 +10,16 @@ from typing import Any
 from generator.errors import Problem, ToolcatError, nearest
 from generator.model.arguments import IF_MATCH
 from generator.model.operations import Operation
+from generator.model.selection import Selected, matches
 from generator.model.types import ArgumentBinding, Exclusion, Tool
-from generator.overrides.schema import OperationOverride, OverrideFile, Semantics, ToolShape
+from generator.overrides.schema import (
+    AllOperations,
+    ArgumentOverride,
+    OperationOverride,
+    OverrideFile,
+    Semantics,
+    ToolShape,
+)
 from generator.overrides.semantics import (
     ANNOTATIONS,
     ETAG_SENTENCE,
@@ -34,16 +42,24 @@ class _Context:
         self.problems.append(Problem(self.file, line_of(self.lines, loc), message, fix))
 
 
-def _select(drafts: list[Draft], overrides: OverrideFile,
-            ctx: _Context) -> dict[str, tuple[str, OperationOverride]]:
+def _select(drafts: list[Draft], overrides: OverrideFile, ctx: _Context,
+            left_out: list[Selected]) -> dict[str, tuple[str, OperationOverride]]:
     """Map each operation key to the override entry that selects it."""
     by_id = {op.operation_id: op for op, _ in drafts if op.operation_id}
     by_route = {op.key: op for op, _ in drafts}
+    unselected = {name: s.exclusion for s in left_out
+                  for name in (s.operation.operation_id, s.operation.key) if name}
     chosen: dict[str, tuple[str, OperationOverride]] = {}
     for selector, entry in overrides.operations.items():
         method, _, path = selector.partition(" ")
         op = by_id.get(selector) or by_route.get(f"{method.upper()} {path}")
-        if op is None:
+        gone = unselected.get(selector) or unselected.get(f"{method.upper()} {path}")
+        if op is None and gone is not None:
+            ctx.error(("operations", selector), f"override '{selector}' names "
+                      f"{gone.operation}, which the catalog's selection leaves out "
+                      f"({gone.reason.removeprefix('selection: ')})",
+                      "remove the override, or select the operation in the config")
+        elif op is None:
             ctx.error(("operations", selector), f"override '{selector}' matches no operation"
                       f"{nearest(selector, [*by_id, *by_route])}",
                       "use an operationId or 'METHOD /path' from the spec; remove overrides "
@@ -57,24 +73,67 @@ def _select(drafts: list[Draft], overrides: OverrideFile,
 
 
 def apply_overrides(drafts: list[Draft], overrides: OverrideFile | None, file: str,
-                    lines: Lines) -> tuple[list[Tool], list[Exclusion]]:
+                    lines: Lines, left_out: list[Selected] | None = None
+                    ) -> tuple[list[Tool], list[Exclusion]]:
+    """Tools and exclusions (``left_out``: operations the selection excluded)."""
+    left_out = left_out or []
     ctx = _Context(file, lines)
-    chosen = _select(drafts, overrides, ctx) if overrides else {}
+    chosen = _select(drafts, overrides, ctx, left_out) if overrides else {}
     tools: list[Tool] = []
-    exclusions: list[Exclusion] = []
+    exclusions: list[Exclusion] = [s.exclusion for s in left_out]
+    shared = _Shared(overrides.all_operations if overrides else [])
     for op, tool in drafts:
-        if op.key not in chosen:
+        own = chosen.get(op.key)
+        entry = shared.merged(op, tool, own[1] if own else None)
+        if entry is None:
             tools.append(_finish(tool, None, None))
             continue
-        selector, entry = chosen[op.key]
+        selector = own[0] if own else op.key
         if entry.exclude is not None:
             _check_exclude_alone(entry, ("operations", selector), ctx)
             exclusions.append(Exclusion(op.key, entry.exclude))
             continue
         tools.extend(_apply(op, tool, entry, ("operations", selector), ctx))
+    shared.report_unused(ctx)
     if ctx.problems:
         raise ToolcatError(ctx.problems)
     return tools, sorted(exclusions, key=lambda e: e.operation)
+
+
+class _Shared:
+    """``all_operations`` entries: which tools they reach, and which reach none."""
+
+    def __init__(self, entries: list[AllOperations]) -> None:
+        self.entries = [(e.where.selector() if e.where else None, e) for e in entries]
+        self.used: set[tuple[int, str]] = set()
+
+    def merged(self, op: Operation, tool: Tool,
+               own: OperationOverride | None) -> OperationOverride | None:
+        """The operation's entry with the shared argument changes that reach it."""
+        if own is not None and own.exclude is not None:
+            return own
+        changes: dict[str, ArgumentOverride] = {}
+        props = tool.input_schema.get("properties", {})
+        for i, (where, entry) in enumerate(self.entries):
+            if where is not None and not matches(op, where):
+                continue
+            for name, change in entry.arguments.items():
+                if name in props:
+                    self.used.add((i, name))
+                    changes.setdefault(name, change)   # the first entry that names it
+        if not changes:
+            return own
+        if own is None:
+            return OperationOverride(arguments=changes)
+        return own.model_copy(update={"arguments": {**changes, **own.arguments}})
+
+    def report_unused(self, ctx: _Context) -> None:
+        for i, (_, entry) in enumerate(self.entries):
+            for name in entry.arguments:
+                if (i, name) not in self.used:
+                    ctx.error(("all_operations", i, "arguments", name),
+                              f"all_operations[{i}] argument '{name}' is on no tool it "
+                              "selects", "remove it, or correct the argument name or where:")
 
 
 def _check_exclude_alone(entry: OperationOverride, loc: tuple[str, ...], ctx: _Context) -> None:

@@ -8,6 +8,7 @@ from typing import Literal
 
 import pydantic
 
+from generator.config import SelectorConfig
 from generator.parse.checked_yaml import Lines, parse_model, read_yaml
 from generator.vocab.mcp import NAME_PATTERN
 
@@ -63,8 +64,19 @@ class OperationOverride(ToolShape):
     split: list[SplitPart] | None = pydantic.Field(default=None, min_length=2)
 
 
+class AllOperations(pydantic.BaseModel):
+    """Argument changes for every tool that has the argument, optionally narrowed by
+    ``where`` (a selector, as in the config's ``include:``). An operation's own
+    ``arguments`` entry for the same argument wins."""
+
+    model_config = Strict
+    where: SelectorConfig | None = None
+    arguments: dict[str, ArgumentOverride] = pydantic.Field(min_length=1)
+
+
 class OverrideFile(pydantic.BaseModel):
     model_config = Strict
+    all_operations: list[AllOperations] = []
     operations: dict[str, OperationOverride] = {}
 
 

@@ -35,7 +35,7 @@ def refuse_raw(value: Any) -> Any:
     if isinstance(value, Escaped) or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     raise TypeError(f"template value {value!r} has no escaping filter: pass it through "
-                    "pyrepr, pyident, pydoc, code, cell, term or canonical_json")
+                    "pyrepr, pyident, pydoc, code, cell, term, canonical_json or yaml")
 
 
 def pyrepr(value: Any) -> Escaped:
@@ -88,5 +88,12 @@ def canonical_json(value: Any) -> Escaped:
     return Escaped(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=True))
 
 
+def yaml_string(value: str) -> Escaped:
+    """A YAML double-quoted scalar (a JSON string is one: quotes, backslashes,
+    controls and non-ASCII escaped), for the files ``toolcat init`` writes."""
+    return Escaped(json.dumps(value))
+
+
 FILTERS = {"pyrepr": pyrepr, "pyident": pyident, "pydoc": pydoc, "code": code,
-           "cell": markdown_cell, "term": terminal, "canonical_json": canonical_json}
+           "cell": markdown_cell, "term": terminal, "canonical_json": canonical_json,
+           "yaml": yaml_string}

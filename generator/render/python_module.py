@@ -35,11 +35,14 @@ FORMATTED = "# toolcat-formatted: "
 
 
 def render_python(catalog: Catalog, templates: Path | None = None,
-                  formatter: Callable[[str], str] | None = None) -> bytes:
-    """The module's bytes; ``formatter``: black, or a memo of it (see above)."""
+                  formatter: Callable[[str], str] | None = None,
+                  regenerate: str = "") -> bytes:
+    """The module's bytes; ``formatter``: black, or a memo of it (see above);
+    ``regenerate``: the command that regenerates it in its project."""
     env = environment(templates)
     text = env.get_template(TEMPLATE).render(
         name=catalog.name,
+        regenerate=regenerate or f"toolcat generate {catalog.name}",
         spec=catalog.source.spec,
         tool_names=[t.name for t in catalog.tools],
     )
