@@ -27,7 +27,8 @@ OK, STALE, ERROR = 0, 1, 2
 
 
 def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None,
-             prefix: str, validation: Mode | None = None) -> list[Target]:
+             prefix: str, validation: Mode | None = None,
+             ref_root: Path | None = None) -> list[Target]:
     if validation is not None and spec is None and out is None:
         raise click.UsageError("--validation is for ad hoc runs (--spec, --out); for a "
                                f"catalog of {config}, set its `validation:` there")
@@ -40,7 +41,9 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
             name = (name if re.match(r"^[a-z]", name) else f"api_{name}")[:64]
         check_catalog_name(name, "--name", "")
         return [Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix,
-                       validation=validation or "strict")]
+                       validation=validation or "strict", ref_root=ref_root)]
+    if ref_root is not None:
+        raise click.UsageError("--ref-root goes with --spec; in a config use ref_root:")
     if not config.is_file():
         raise ToolcatError.single(str(config), "", "config file not found",
                                   "run from the project root, pass --config, or use "
@@ -59,6 +62,9 @@ _common = [
     click.option("--validation", type=click.Choice(MODES), default=None,
                  help="Ad hoc: refuse a spec the OpenAPI validator rejects (strict, the "
                       "default) or generate with warnings (warn)."),
+    click.option("--ref-root", "ref_root", type=click.Path(path_type=Path),
+                 help="Ad hoc: relative $refs may reach files under this folder "
+                      "(default: the spec's folder)."),
 ]
 
 
@@ -98,9 +104,10 @@ def cli() -> None:
 @cli.command()
 @common
 def generate(name: str | None, config: Path, spec: Path | None, out: Path | None,
-             prefix: str, name_opt: str | None, validation: Mode | None) -> None:
+             prefix: str, name_opt: str | None, validation: Mode | None,
+             ref_root: Path | None) -> None:
     """Generate every catalog in the config, or the one named."""
-    for target in _targets(name or name_opt, config, spec, out, prefix, validation):
+    for target in _targets(name or name_opt, config, spec, out, prefix, validation, ref_root):
         done = flows.generate(target, config if spec is None else None)
         _warn(done.findings)
         click.echo(f"{target.name}: {done.tools} tools, {done.size:,} bytes -> "
@@ -110,10 +117,11 @@ def generate(name: str | None, config: Path, spec: Path | None, out: Path | None
 @cli.command()
 @common
 def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
-          prefix: str, name_opt: str | None, validation: Mode | None) -> None:
+          prefix: str, name_opt: str | None, validation: Mode | None,
+          ref_root: Path | None) -> None:
     """Regenerate in memory and compare with disk; exit 1 if anything differs."""
     stale = False
-    for target in _targets(name or name_opt, config, spec, out, prefix, validation):
+    for target in _targets(name or name_opt, config, spec, out, prefix, validation, ref_root):
         checked = flows.check(target)
         _warn(checked.findings)
         if not checked.stale:

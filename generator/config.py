@@ -9,6 +9,8 @@
         validation: strict             # or warn: generate despite validator problems
         models: true                   # also write models.py (pydantic + typed surface)
         templates: broadcast/templates # files here replace built-in templates by name
+        ref_root: ..                   # optional: relative $refs may reach files under
+                                       # this folder (default: the spec's own folder)
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class CatalogConfig(pydantic.BaseModel):
     validation: Mode = "strict"
     models: bool = False
     templates: str | None = None
+    ref_root: str | None = None
 
 
 class Config(pydantic.BaseModel):
@@ -69,6 +72,7 @@ class Target(pydantic.BaseModel):
     validation: Mode = "strict"
     models: bool = False
     templates: Path | None = None
+    ref_root: Path | None = None    # None: the spec's folder
 
 
 def load_config(path: Path) -> list[Target]:
@@ -85,7 +89,9 @@ def load_config(path: Path) -> list[Target]:
             else None,
             name_budget=entry.name_budget, open_world=entry.open_world,
             validation=entry.validation, models=entry.models,
-            templates=_folder(base, entry.templates, str(path), name)))
+            templates=_folder(base, entry.templates, str(path), name),
+            ref_root=Path(os.path.normpath(base / entry.ref_root)) if entry.ref_root
+            else None))
     return targets
 
 

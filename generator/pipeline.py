@@ -57,9 +57,10 @@ def spec_digest(files: dict[Path, bytes], root: Path) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def load_spec(path: Path, known_valid: str | None = None) -> LoadedSpec:
+def load_spec(path: Path, known_valid: str | None = None,
+              ref_root: Path | None = None) -> LoadedSpec:
     """Bundle, start validating (unless ``known_valid`` is this spec's digest), convert 2.0."""
-    bundled = cached_bundle(path, bundle)
+    bundled = cached_bundle(path, lambda p: bundle(p, ref_root), ref_root)
     document = bundled.document
     sha = spec_digest(bundled.files, path.resolve().parent)
     findings = Findings(str(path))
@@ -108,7 +109,7 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
     with the document are reported first.
     """
     overrides, lines = read_overrides(target.overrides) if target.overrides else (None, {})
-    spec = load_spec(target.spec, known_valid)
+    spec = load_spec(target.spec, known_valid, target.ref_root)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
         drafts = draft_tools(spec.document, defs, target.prefix, target.name_budget,
