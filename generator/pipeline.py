@@ -80,10 +80,10 @@ def load_spec(path: Path, known_valid: str | None = None,
                       bundled.files)
 
 
-def spec_verdict(path: Path) -> str:
+def spec_verdict(path: Path, ref_root: Path | None = None) -> str:
     """The verdict that lets ``build`` skip validating ``path`` (for tests of documents
     the validator rejects for reasons unrelated to tools)."""
-    bundled = bundle(path)
+    bundled = bundle(path, ref_root)
     return verdict(spec_digest(bundled.files, path.resolve().parent))
 
 
