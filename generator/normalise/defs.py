@@ -70,6 +70,9 @@ class Definitions:
             name = f"{name}_{_short_hash(ref)}"
             self._names[ref] = name
             self._pointers[name] = ref[1:]
+        if _not_a_schema(self._pointers[name]):
+            raise fail(self.file, loc, f"$ref '{ref}' names the document or one of its "
+                       "top-level sections, not a schema", "point the reference at a schema")
         return name, self.node(self._pointers[name], loc, ref), self._pointers[name]
 
     def node(self, ptr: str, loc: str, ref: str = "") -> Any:
@@ -236,6 +239,13 @@ class Definitions:
 
 
 
+
+
+def _not_a_schema(ptr: str) -> bool:
+    """The document, a top-level member (paths, info...) or a components map: a $ref
+    there would embed a whole section as a schema."""
+    tokens = split_pointer(ptr)
+    return len(tokens) < 2 or (tokens[0] == "components" and len(tokens) == 2)
 
 
 def _widen(types: frozenset[str]) -> frozenset[str]:

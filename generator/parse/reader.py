@@ -22,6 +22,7 @@ constructor), and the collector waits until the read is done.
 from __future__ import annotations
 
 import gc
+import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,6 +34,8 @@ import yaml
 from yaml.nodes import ScalarNode, SequenceNode
 
 from generator.errors import fail
+from generator.parse.exact_json import WIDE_NUMBER as _WIDE_NUMBER
+from generator.parse.exact_json import exact_json
 from generator.parse.limits import check_depth, read_bounded
 from generator.parse.yaml_build import build
 from generator.parse.yaml_limits import check_nesting, check_nodes
@@ -104,10 +107,15 @@ def _int(loader: Any, node: yaml.ScalarNode) -> int:
 
 
 def _float(loader: Any, node: yaml.ScalarNode) -> float:
-    text = str(loader.construct_scalar(node)).lower()
-    if text.endswith(".inf"):
-        return float("-inf") if text.startswith("-") else float("inf")
-    return float("nan") if text == ".nan" else float(text)
+    """A finite float: ``.inf``, ``.nan`` and ``1e999`` have no JSON value (orjson would
+    write null), so they are refused at their line rather than changed."""
+    text = str(loader.construct_scalar(node))
+    value = float(text) if text.lower().lstrip("+-") not in (".inf", ".nan") else math.inf
+    if not math.isfinite(value):
+        raise yaml.constructor.ConstructorError(
+            None, None, f"the number {text} has no JSON value (infinite or not a number)",
+            node.start_mark)
+    return value
 
 
 _SpecLoader.add_constructor(_TAG + "int", _int)
@@ -177,6 +185,8 @@ def _parse(data: bytes, path: Path) -> Any:
                 raise fail(str(path), f"line {exc.lineno} column {exc.colno}",
                            f"invalid JSON: {exc.msg}", "fix the syntax at that line") from None
         else:
+            if _WIDE_NUMBER.search(data):
+                parsed = exact_json(data, str(path))
             check_depth(parsed, str(path))
             return parsed
     try:
