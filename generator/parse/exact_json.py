@@ -3,14 +3,13 @@
 orjson reads an integer beyond 64 bits as a float (18446744073709551617 becomes
 1.8446744073709552e+19) and refuses ``1e400``. A file with a run of 19 or more
 digits (outside strings too: cheap to over-match) is read again with the standard
-library, which keeps every integer exact; a number that is infinite as a float
-is refused at its line, since JSON output could only write it as null.
+library, which keeps every integer exact. (Numbers that are infinite as floats,
+and NaN, never get here: orjson refuses them with their line.)
 """
 
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
 
@@ -20,19 +19,10 @@ WIDE_NUMBER = re.compile(rb"[0-9]{19}|[eE][-+]?[0-9]{3}")
 
 
 def exact_json(data: bytes, file: str) -> Any:
-    """``data`` parsed with exact integers; non-finite numbers refused, located."""
+    """``data`` (which orjson parsed) parsed again, with exact integers."""
     try:
-        return json.loads(data, parse_float=lambda text: _finite(text, data, file),
-                          parse_constant=lambda text: _finite(text, data, file))
-    except (ValueError, RecursionError) as exc:  # orjson parsed it: not expected
+        return json.loads(data)
+    except (ValueError, RecursionError) as exc:  # an integer of over 4,300 digits
         raise fail(file, "", f"invalid JSON: {type(exc).__name__}",
                    "fix the syntax") from None
 
-
-def _finite(text: str, data: bytes, file: str) -> float:
-    value = float(text)
-    if math.isfinite(value):
-        return value
-    line = data[:max(data.find(text.encode()), 0)].count(b"\n") + 1
-    raise fail(file, f"line {line}", f"the number {text} has no JSON value (infinite as "
-               "a float)", "write a finite number, or a string")
