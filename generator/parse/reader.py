@@ -192,13 +192,21 @@ def _parse(data: bytes, path: Path) -> Any:
     try:
         return _load_yaml(data, str(path))
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1} column {mark.column + 1}" if mark else ""
-        # Never str(exc): it quotes the offending line, and the file may be a secret
-        # that a $ref named.
-        problem = getattr(exc, "problem", None) or type(exc).__name__
+        where, problem = _yaml_error(exc, data)
         raise fail(str(path), where, f"invalid YAML: {problem}",
                    "fix the syntax at that line") from None
+
+
+def _yaml_error(exc: yaml.YAMLError, data: bytes) -> tuple[str, str]:
+    """(location, problem) of a YAML error. Never ``str(exc)``: it quotes the
+    offending line, and the file may be a secret that a $ref named."""
+    if isinstance(exc, yaml.reader.ReaderError):  # a byte no YAML text may hold
+        line = data[:exc.position].count(b"\n") + 1 if isinstance(exc.position, int) else 1
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character[:1])
+        return f"line {line}", f"unacceptable character #x{char:04x}: {exc.reason}"
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    where = f"line {mark.line + 1} column {mark.column + 1}" if mark else "line 1"
+    return where, getattr(exc, "problem", None) or type(exc).__name__
 
 
 def read_document(path: Path) -> tuple[Any, bytes]:
