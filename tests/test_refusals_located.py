@@ -55,6 +55,7 @@ def test_a_validator_crash_after_located_problems_stays_located(
         "operationId": "a", "parameters": [parameter], "responses": OK}}}})
     problems = _problems(spec)
     assert not any(p.message.startswith("invalid OpenAPI: '") for p in problems), problems
+    assert not any("the validator failed" in p.message for p in problems), problems
 
 
 @pytest.mark.parametrize("version", ["4.0.0", "3", 3.1, "2.0", None])
