@@ -46,6 +46,10 @@ class Definitions:
         # stays its own; the spec pointer it came from): lets a problem found in an
         # emitted schema be reported where the user can fix it.
         self.origins: dict[int, tuple[Any, str]] = {}
+        # Results of pure functions of a (shared) subschema, so a DAG of $refs costs
+        # its size, not its number of paths: key -> (the schema, held so its id
+        # stays unique; the result).
+        self.memo: dict[tuple[Any, ...], tuple[Any, Any]] = {}
         schemas = document.get("components", {}).get("schemas", {})
         if isinstance(schemas, dict):
             self._name_components(schemas)
@@ -198,6 +202,14 @@ class Definitions:
         """JSON types ``schema`` may accept; None when any type may pass."""
         if schema is True or not isinstance(schema, dict):
             return None if schema is not False else frozenset()
+        key = ("ceiling", id(schema), mode, seen)
+        if key not in self.memo:
+            self.memo[key] = (schema, self._ceiling_of(schema, mode, seen))
+        result: frozenset[str] | None = self.memo[key][1]
+        return result
+
+    def _ceiling_of(self, schema: dict[str, Any], mode: Mode,
+                    seen: frozenset[str]) -> frozenset[str] | None:
         found: frozenset[str] | None = None
         if isinstance(schema.get("type"), str | list):
             raw = schema["type"]

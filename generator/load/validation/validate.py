@@ -19,6 +19,7 @@ from importlib.metadata import version
 from typing import Any
 
 from generator.errors import Problem, ToolcatError
+from generator.load.validation.bounds import BOUNDS
 from generator.load.validation.findings import Findings, refusal
 from generator.load.validation.locate import locate
 from generator.load.validation.speedups import speedups
@@ -122,7 +123,8 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
               fast: bool = True) -> list[Problem]:
     """The validator's first ``limit`` problems (all: None), sped up unless not ``fast``."""
     problems: list[Problem] = []
-    with speedups() if fast else nullcontext():
+    # The bounds always: without them small documents validate for minutes.
+    with speedups(BOUNDS), speedups() if fast else nullcontext():
         errors = _errors(document)
         try:
             for err in errors:
