@@ -13,7 +13,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from corpus.build import CLI, write_spec
+from helpers.fixtures import write_spec
+from helpers.generate import CLI
 
 from generator.output.files import parent_locked
 

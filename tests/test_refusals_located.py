@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus.build import generate, run_cli, write_spec
+from helpers.fixtures import generate, write_spec
+from helpers.generate import run_cli
 
 from generator.errors import Problem, ToolcatError
-from generator.load.reader import parse_bytes
+from generator.parse.reader import parse_bytes
 
 INFO = {"title": "t", "version": "1"}
 OK = {"200": {"description": "ok"}}
