@@ -34,6 +34,7 @@ bench: $(STAMP)
 # 1,000 mutated real specs through generate: no crash, hang or unlocated refusal, and
 # every catalog meta-valid (make test runs a fixed-seed 50 of them).
 fuzz: $(STAMP)
+	$(BIN)/python scripts/runaway.py
 	$(BIN)/python scripts/fuzz.py --cases 1000 --seed 1
 
 # FastMCP beside toolcat; FastMCP lives in its own venv under .bench/, never in .venv.
