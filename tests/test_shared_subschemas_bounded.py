@@ -85,7 +85,8 @@ def test_the_validator_collects_properties_once_per_schema(
 SAMPLES: list[list[Any]] = [
     [1, 1.0], [True, 1], [False, 0], [[True], [1]], [{"a": 1}, {"a": 1.0}], ["1", 1],
     [{"a": [1, {"b": True}]}, {"a": [1, {"b": True}]}], [{"a": 1}, {"a": 1, "b": 2}],
-    [None, 0], [None, None], [[], {}], ["a", ["a"]], [2**64 + 1, 2**64], [[1, 2], [2, 1]],
+    [{"a": 1}, {"a": 2}], [None, 0], [None, None], [[], {}], ["a", ["a"]],
+    [2**64 + 1, 2**64], [[1, 2], [2, 1]],
     [f"v{i}" for i in range(50)] + [{"a": 1}], [f"v{i}" for i in range(50)] + ["v7"],
 ]
 

@@ -40,12 +40,14 @@ def test_a_folder_is_refused(tmp_path: Path) -> None:
         read_document(tmp_path)
 
 
-def test_a_ref_to_a_fifo_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ref", ["pipe.yaml", ".", "", "sub/"])
+def test_a_ref_to_a_fifo_or_folder_is_refused_at_the_ref(tmp_path: Path, ref: str) -> None:
     os.mkfifo(tmp_path / "pipe.yaml")
-    spec = write_spec(tmp_path, {**SPEC, "components": {"schemas": {
-        "A": {"$ref": "pipe.yaml"}}}})
-    with pytest.raises(ToolcatError, match="not a regular file"):
+    (tmp_path / "sub").mkdir()
+    spec = write_spec(tmp_path, {**SPEC, "paths": {"/a": {"$ref": ref}}})
+    with pytest.raises(ToolcatError, match="not a regular file") as caught:
         bundle(spec)
+    assert caught.value.problems[0].location == "/paths/~1a", caught.value.render()
 
 
 def test_a_file_over_the_size_limit_is_refused(tmp_path: Path,

@@ -98,6 +98,9 @@ class _Bundler:
             if not path.exists():
                 raise fail(*where, f"$ref names a file that does not exist: {path}",
                            "fix the reference or add the file")
+            if path != self.root and not path.is_file():
+                raise fail(*where, f"$ref names '{self.rel(path)}', which is not a regular "
+                           "file (a folder, device or FIFO)", "point it at a spec file")
             self.docs[path], self.raw[path] = read_document(path)
             if path != self.root and not isinstance(self.docs[path], (dict, list)):
                 # Never quote it: a file that is not a document may hold secrets.
