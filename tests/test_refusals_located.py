@@ -30,7 +30,9 @@ OK = {"200": {"description": "ok"}}
 def _problems(spec: Path) -> tuple[Problem, ...]:
     with pytest.raises(ToolcatError) as caught:
         generate(spec)
-    problems = caught.value.problems
+    # Strict mode closes the validator's list with the count and the setting: a summary.
+    problems = tuple(p for p in caught.value.problems if not p.message.startswith("refused: "))
+    assert problems
     for problem in problems:
         assert problem.file == str(spec), problem
         assert problem.location.startswith(("/", "line ")), problem
