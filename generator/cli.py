@@ -49,7 +49,7 @@ def default_catalog_name(spec: Path) -> str:
 
 def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None,
              prefix: str, validation: Mode | None = None,
-             overrides: Path | None = None) -> list[Target]:
+             overrides: Path | None = None, ref_root: Path | None = None) -> list[Target]:
     if validation is not None and spec is None and out is None:
         raise click.UsageError("--validation is for ad hoc runs (--spec, --out); for a "
                                f"catalog of {config}, set its `validation:` there")
@@ -66,10 +66,12 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
                    *(["--overrides", portable(overrides)] if overrides else [])]
         return [Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix,
                        validation=validation or "strict", overrides=overrides,
-                       regenerate=" ".join(command))]
+                       ref_root=ref_root, regenerate=" ".join(command))]
     if overrides is not None:
         raise click.UsageError("--overrides is for ad hoc runs (--spec/--out); "
                                "with a config, set overrides: in it")
+    if ref_root is not None:
+        raise click.UsageError("--ref-root goes with --spec; in a config use ref_root:")
     if not config.is_file():
         raise ToolcatError.single(str(config), "", "config file not found",
                                   "run from the project root, pass --config, or use "
@@ -93,6 +95,9 @@ _common = [
                  help="Ad hoc: an override file."),
     click.option("--quiet", "-q", is_flag=True,
                  help="No progress line on stderr (shown only on a terminal, after 1 s)."),
+    click.option("--ref-root", "ref_root", type=click.Path(path_type=Path),
+                 help="Ad hoc: relative $refs may reach files under this folder "
+                      "(default: the spec's folder)."),
 ]
 
 
@@ -139,9 +144,10 @@ def cli(ctx: click.Context) -> None:
 @common
 def generate(name: str | None, config: Path, spec: Path | None, out: Path | None,
              prefix: str, name_opt: str | None, validation: Mode | None,
-             overrides: Path | None, quiet: bool) -> None:
+             overrides: Path | None, quiet: bool, ref_root: Path | None) -> None:
     """Generate every catalog in the config, or the one named."""
-    for target in _targets(name or name_opt, config, spec, out, prefix, validation, overrides):
+    for target in _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
+                           ref_root):
         with progress(f"{target.name}: generating from {target.spec}", quiet=quiet):
             done = flows.generate(target, config if spec is None else None)
         _warn(done.findings)
@@ -153,10 +159,11 @@ def generate(name: str | None, config: Path, spec: Path | None, out: Path | None
 @common
 def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
           prefix: str, name_opt: str | None, validation: Mode | None,
-          overrides: Path | None, quiet: bool) -> None:
+          overrides: Path | None, quiet: bool, ref_root: Path | None) -> None:
     """Regenerate in memory and compare with disk; exit 1 if anything differs."""
     stale = False
-    for target in _targets(name or name_opt, config, spec, out, prefix, validation, overrides):
+    for target in _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
+                           ref_root):
         with progress(f"{target.name}: checking against {target.spec}", quiet=quiet):
             checked = flows.check(target)
         _warn(checked.findings)
@@ -198,7 +205,8 @@ def _warn(findings: Findings | None) -> None:
               help="Seconds per API request.")
 def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, prefix: str,
           name_opt: str | None, validation: Mode | None, overrides: Path | None, quiet: bool,
-          base_url: str | None, transport: str, host: str, port: int, timeout: float) -> None:
+          ref_root: Path | None, base_url: str | None, transport: str, host: str, port: int,
+          timeout: float) -> None:
     """Serve one committed catalog as an MCP server that calls the API.
 
     Only a fresh folder is served (the check flow): serving a catalog that no longer
@@ -209,7 +217,8 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise click.BadParameter(f"'{base_url}' is not an http(s) URL with a host "
                                      "(e.g. http://127.0.0.1:9000)", param_hint="--base-url")
-    targets = _targets(name or name_opt, config, spec, out, prefix, validation, overrides)
+    targets = _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
+                       ref_root)
     if len(targets) != 1:
         raise click.UsageError("name the catalog to serve: "
                                + ", ".join(t.name for t in targets))

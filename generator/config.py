@@ -11,6 +11,8 @@
         templates: broadcast/templates # files here replace built-in templates by name
         credentials:                   # toolcat serve: security scheme -> env variable
           bearerAuth: BROADCAST_TOKEN
+        ref_root: ..                   # optional: relative $refs may reach files under
+                                       # this folder (default: the spec's own folder)
 """
 
 from __future__ import annotations
@@ -119,6 +121,7 @@ class CatalogConfig(pydantic.BaseModel):
         pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]] = {}
     include: SelectorConfig | None = None
     exclude: SelectorConfig | None = None
+    ref_root: str | None = None
 
 
 class Config(pydantic.BaseModel):
@@ -146,6 +149,7 @@ class Target(pydantic.BaseModel):
     credentials: dict[str, str] = {}
     selection: Selection | None = None
     regenerate: str = ""        # the command that regenerates it, named in the module
+    ref_root: Path | None = None    # None: the spec's folder
 
 
 def load_config(path: Path) -> list[Target]:
@@ -166,7 +170,9 @@ def load_config(path: Path) -> list[Target]:
             templates=_folder(base, entry.templates, str(path), name),
             credentials=dict(entry.credentials),
             selection=_selection(entry, lines, ("catalogs", name), str(path)),
-            regenerate=f"toolcat generate {name}{option}"))
+            regenerate=f"toolcat generate {name}{option}",
+            ref_root=Path(os.path.normpath(base / entry.ref_root)) if entry.ref_root
+            else None))
     return targets
 
 

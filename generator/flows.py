@@ -24,6 +24,7 @@ from generator.output.files import (
 from generator.output.fresh import remember_outputs, unchanged
 from generator.output.guard import check_replaceable, emitted_names, replaceable_names
 from generator.output.record import make_record
+from generator.output.unwritable import refused_when_unwritable
 from generator.vocab.files import CATALOG_FILE, RECORD_FILE
 
 
@@ -65,7 +66,8 @@ def generate(target: Target, config: Path | None = None) -> Generated:
     if not set(written) <= names:
         raise AssertionError(f"rendered {sorted(set(written) - names)}, not in emitted_names")
     check_replaceable(target.output, replaceable, [*inputs, *built.spec_files])
-    write_catalog(target.output, written)
+    with refused_when_unwritable(target.output):
+        write_catalog(target.output, written)
     remember_outputs(target, built.spec_files, files, len(catalog.tools))
     return Generated(target, len(catalog.tools), sum(len(v) for v in files.values()),
                      built.findings)

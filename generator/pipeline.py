@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -57,10 +58,12 @@ def spec_digest(files: dict[Path, bytes], root: Path) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def load_spec(path: Path, known_valid: str | None = None) -> LoadedSpec:
+def load_spec(path: Path, known_valid: str | None = None,
+              ref_root: Path | None = None) -> LoadedSpec:
     """Bundle, start validating (unless ``known_valid`` is this spec's digest), convert 2.0."""
-    bundled = cached_bundle(path, bundle)
+    bundled = cached_bundle(path, lambda p: bundle(p, ref_root), ref_root)
     document = bundled.document
+    _check_version(document, str(path))
     sha = spec_digest(bundled.files, path.resolve().parent)
     findings = Findings(str(path))
     validated: Callable[[], Findings] = lambda: findings  # noqa: E731
@@ -68,22 +71,38 @@ def load_spec(path: Path, known_valid: str | None = None) -> LoadedSpec:
         validated = validate_in_background(document, str(path))
     version = str(document.get("openapi") or document.get("swagger") or "")
     if "swagger" in document:
-        document = convert(document)
-    elif not version.startswith("3."):
-        found = validated().report()
-        unsupported = fail(str(path), "/openapi", f"unsupported OpenAPI version {version!r}",
-                           "toolcat reads Swagger 2.0 and OpenAPI 3.x")
-        raise ToolcatError([*found, *unsupported.problems])
+        try:
+            document = convert(document)
+        except Exception:  # a wrongly typed member: the validator's located words first
+            found = validated().report()
+            if found:
+                raise ToolcatError(found) from None
+            raise
     return LoadedSpec(document, sha, version,
                       str(document.get("openapi", "")).startswith("3.0"), validated,
                       bundled.files)
 
 
-def spec_verdict(path: Path) -> str:
+def spec_verdict(path: Path, ref_root: Path | None = None) -> str:
     """The verdict that lets ``build`` skip validating ``path`` (for tests of documents
     the validator rejects for reasons unrelated to tools)."""
-    bundled = bundle(path)
+    bundled = bundle(path, ref_root)
     return verdict(spec_digest(bundled.files, path.resolve().parent))
+
+
+def _check_version(document: dict[str, Any], file: str) -> None:
+    """Only Swagger 2.0 and OpenAPI 3.x go on (the validator itself fails on 4.0.0)."""
+    if "swagger" in document:
+        where, version, ok = "/swagger", document["swagger"], document["swagger"] == "2.0"
+    elif "openapi" in document:
+        where, version = "/openapi", document["openapi"]
+        ok = isinstance(version, str) and re.match(r"^3\.[0-9]+\.[0-9]+", version) is not None
+    else:
+        raise fail(file, "/", "not an OpenAPI document: no 'openapi' or 'swagger' field",
+                   "point toolcat at an OpenAPI file")
+    if not ok:
+        raise fail(file, where, f"unsupported OpenAPI version {version!r}",
+                   "toolcat reads Swagger 2.0 and OpenAPI 3.x (as a string, e.g. '3.1.0')")
 
 
 @dataclass(frozen=True)
@@ -107,8 +126,16 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
     the two sets the pace. In strict mode, whatever fails, the validator's problems
     with the document are reported first.
     """
+    try:
+        return _build(target, known_valid, render)
+    except RecursionError:  # depth is bounded on read; a chain of $refs may still be long
+        raise fail(str(target.spec), "/", "the document's schemas refer to each other "
+                   "too deeply to process", "shorten the chains of $ref/allOf") from None
+
+
+def _build(target: Target, known_valid: str | None, render: bool) -> Built:
     overrides, lines = read_overrides(target.overrides) if target.overrides else (None, {})
-    spec = load_spec(target.spec, known_valid)
+    spec = load_spec(target.spec, known_valid, target.ref_root)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus.docs import DOCUMENTS, path_of
+from corpus.docs import DOCUMENTS, path_of, ref_root_of
 from helpers.fixtures import write_spec
 
 import generator.load.bundle as bundle_module
@@ -20,10 +20,10 @@ from generator.load.bundle import bundle
 from generator.parse.reader import read_document
 
 
-def _walked(path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+def _walked(path: Path, monkeypatch: pytest.MonkeyPatch, ref_root: Path | None = None) -> Any:
     with monkeypatch.context() as patch:
         patch.setattr(bundle_module, "_self_contained", lambda document, raw: False)
-        return bundle(path).document
+        return bundle(path, ref_root).document
 
 
 def _spec(**members: Any) -> dict[str, Any]:
@@ -99,10 +99,11 @@ def test_real_documents_bundle_as_walked(doc: str, monkeypatch: pytest.MonkeyPat
     path = path_of(doc)
     if not path.is_file():
         pytest.skip(f"shared test data absent: {path}")
+    root = ref_root_of(doc)
     try:
-        walked = _walked(path, monkeypatch)
+        walked = _walked(path, monkeypatch, root)
     except Exception as exc:  # a document bundling rejects must be rejected both ways
         with pytest.raises(type(exc)):
-            bundle(path)
+            bundle(path, root)
         return
-    assert bundle(path).document == walked, doc
+    assert bundle(path, root).document == walked, doc

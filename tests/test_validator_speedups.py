@@ -15,7 +15,7 @@ from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 import pytest
-from corpus.docs import BROKEN, DOCUMENTS, VALIDATOR_REJECTS, path_of
+from corpus.docs import BROKEN, DOCUMENTS, VALIDATOR_REJECTS, path_of, ref_root_of
 from jsonschema.validators import Draft4Validator, Draft202012Validator
 from openapi_schema_validator import OAS30Validator, OAS31Validator, OAS32Validator
 from pathable.accessors import SubscriptableAccessor
@@ -99,7 +99,7 @@ def test_corpus_document_same_problems(doc: str, monkeypatch: pytest.MonkeyPatch
     path = path_of(doc)
     if not path.exists():
         pytest.skip(f"shared test data absent: {path}")
-    records = assert_same(doc, bundle(path).document, monkeypatch)
+    records = assert_same(doc, bundle(path, ref_root_of(doc)).document, monkeypatch)
     if doc in VALIDATOR_REJECTS or doc in BROKEN:  # the comparison saw problems
         assert records, f"{doc}: no problems either way, expected some"
     if doc in VALIDATOR_REJECTS:

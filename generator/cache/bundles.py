@@ -21,8 +21,10 @@ import orjson
 import yaml
 
 from generator.cache.store import FORMAT, cache_dir, load, store
+from generator.errors import ToolcatError
 from generator.identity import files_digest
 from generator.load.bundle import Bundle
+from generator.parse.limits import read_bounded
 from generator.vocab.digests import sha256_hex
 
 Listed = list[tuple[str, str]]   # (absolute path, sha256) of every file read
@@ -38,17 +40,32 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def cached_bundle(path: Path, make: Callable[[Path], Bundle]) -> Bundle:
-    """``make(path)``, or the same result from the cache when no input changed."""
+def read_input(path: Path) -> bytes:
+    """An input file's bytes, read within ``parse.limits`` (a FIFO or /dev/zero is
+    an OSError here, for the caller's fallback, and a located refusal in ``make``)."""
+    try:
+        return read_bounded(path)
+    except ToolcatError as exc:
+        raise OSError(exc.render()) from None
+
+
+def cached_bundle(path: Path, make: Callable[[Path], Bundle],
+                  ref_root: Path | None = None) -> Bundle:
+    """``make(path)``, or the same result from the cache when no input changed.
+
+    ``ref_root`` joins the key: a bundle allowed a wider folder must not stand in
+    for one that is not.
+    """
     folder = cache_dir()
     root = path.resolve()
     try:
-        data = root.read_bytes()
+        data = read_input(root)
     except OSError:
         folder = None  # ``make`` reports the unreadable file
     if folder is None:
         return make(path)
-    key = sha256_hex(f"{code_digest()}\0{root}\0{sha256_hex(data)}".encode())
+    wider = ref_root.resolve() if ref_root is not None else ""
+    key = sha256_hex(f"{code_digest()}\0{root}\0{sha256_hex(data)}\0{wider}".encode())
     entry = folder / f"{key}.bundle"
     found = _read(entry, root, data)
     if found is not None:
@@ -68,7 +85,7 @@ def verified(entries: Listed, root: Path, root_data: bytes) -> dict[Path, bytes]
     try:
         for name, sha in entries:
             file = Path(name)
-            files[file] = root_data if file == root else file.read_bytes()
+            files[file] = root_data if file == root else read_input(file)
             if sha256_hex(files[file]) != sha:
                 return None
     except (OSError, ValueError, TypeError):

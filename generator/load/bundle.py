@@ -75,8 +75,11 @@ class _Names:
 
 
 class _Bundler:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, ref_root: Path | None = None) -> None:
         self.root = root.resolve()
+        # Relative $refs may reach only files under this folder (item: a spec must
+        # not make toolcat read, copy or print ../secret/.env).
+        self.allowed = (ref_root or root.parent).resolve()
         self.docs: dict[Path, Any] = {}
         self.raw: dict[Path, bytes] = {}
         self.schema_bodies: dict[_Target, Any] = {}
@@ -90,12 +93,31 @@ class _Bundler:
 
     def doc(self, path: Path, where: tuple[str, str]) -> Any:
         if path not in self.docs:
-            if not path.is_file():
+            if path != self.root:
+                self.confine(path, where)
+            if not path.exists():
                 raise fail(*where, f"$ref names a file that does not exist: {path}",
                            "fix the reference or add the file")
+            if path != self.root and not path.is_file():
+                raise fail(*where, f"$ref names '{self.rel(path)}', which is not a regular "
+                           "file (a folder, device or FIFO)", "point it at a spec file")
             self.docs[path], self.raw[path] = read_document(path)
+            if path != self.root and not isinstance(self.docs[path], (dict, list)):
+                # Never quote it: a file that is not a document may hold secrets.
+                raise fail(*where, f"$ref names '{self.rel(path)}', which is not a JSON "
+                           "or YAML document (it holds a single "
+                           f"{type(self.docs[path]).__name__})",
+                           "point the reference at an OpenAPI or JSON Schema file")
             self.names.pending.append(path)
         return self.docs[path]
+
+    def confine(self, path: Path, where: tuple[str, str]) -> None:
+        """Refuse a file outside the allowed folder tree (symlinks resolved first)."""
+        if not path.resolve().is_relative_to(self.allowed):
+            raise fail(*where, f"$ref reaches '{path}', outside the folder toolcat may "
+                       f"read references from ({self.allowed})",
+                       "move the file under the spec's folder, or allow a wider folder "
+                       "with ref_root: in the catalog config (--ref-root ad hoc)")
 
     def lookup(self, target: _Target, where: tuple[str, str], ref: str) -> Any:
         node = self.doc(target.file, where)
@@ -442,9 +464,10 @@ def _self_contained(document: dict[str, Any], raw: bytes) -> bool:
 _SPLICING = SCHEMA_MAP | {"schemas"}
 
 
-def bundle(path: Path) -> Bundle:
-    """Read ``path`` and every file its ``$ref``s reach; return one document."""
-    bundler = _Bundler(path)
+def bundle(path: Path, ref_root: Path | None = None) -> Bundle:
+    """Read ``path`` and every file its ``$ref``s reach (only files under ``ref_root``,
+    by default the folder of ``path``); return one document."""
+    bundler = _Bundler(path, ref_root)
     root_doc = bundler.doc(bundler.root, (str(path), ""))
     if not isinstance(root_doc, dict):
         raise fail(str(path), "", "the document is not a mapping",

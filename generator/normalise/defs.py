@@ -46,6 +46,10 @@ class Definitions:
         # stays its own; the spec pointer it came from): lets a problem found in an
         # emitted schema be reported where the user can fix it.
         self.origins: dict[int, tuple[Any, str]] = {}
+        # Results of pure functions of a (shared) subschema, so a DAG of $refs costs
+        # its size, not its number of paths: key -> (the schema, held so its id
+        # stays unique; the result).
+        self.memo: dict[tuple[Any, ...], tuple[Any, Any]] = {}
         schemas = document.get("components", {}).get("schemas", {})
         if isinstance(schemas, dict):
             self._name_components(schemas)
@@ -70,6 +74,9 @@ class Definitions:
             name = f"{name}_{_short_hash(ref)}"
             self._names[ref] = name
             self._pointers[name] = ref[1:]
+        if _not_a_schema(self._pointers[name]):
+            raise fail(self.file, loc, f"$ref '{ref}' names the document or one of its "
+                       "top-level sections, not a schema", "point the reference at a schema")
         return name, self.node(self._pointers[name], loc, ref), self._pointers[name]
 
     def node(self, ptr: str, loc: str, ref: str = "") -> Any:
@@ -195,6 +202,14 @@ class Definitions:
         """JSON types ``schema`` may accept; None when any type may pass."""
         if schema is True or not isinstance(schema, dict):
             return None if schema is not False else frozenset()
+        key = ("ceiling", id(schema), mode, seen)
+        if key not in self.memo:
+            self.memo[key] = (schema, self._ceiling_of(schema, mode, seen))
+        result: frozenset[str] | None = self.memo[key][1]
+        return result
+
+    def _ceiling_of(self, schema: dict[str, Any], mode: Mode,
+                    seen: frozenset[str]) -> frozenset[str] | None:
         found: frozenset[str] | None = None
         if isinstance(schema.get("type"), str | list):
             raw = schema["type"]
@@ -236,6 +251,13 @@ class Definitions:
 
 
 
+
+
+def _not_a_schema(ptr: str) -> bool:
+    """The document, a top-level member (paths, info...) or a components map: a $ref
+    there would embed a whole section as a schema."""
+    tokens = split_pointer(ptr)
+    return len(tokens) < 2 or (tokens[0] == "components" and len(tokens) == 2)
 
 
 def _widen(types: frozenset[str]) -> frozenset[str]:

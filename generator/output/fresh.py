@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.cache.bundles import code_digest, listed, verified
+from generator.cache.bundles import code_digest, listed, read_input, verified
 from generator.cache.store import cache_dir, load, store
 from generator.identity import folder_digest
 from generator.output.files import Files
@@ -54,8 +54,8 @@ def environment_digest() -> str:
 def _outputs_key(target: Target) -> tuple[Path, bytes, str]:
     """(spec root, its bytes, key); OSError when an input cannot be read."""
     root = target.spec.resolve()
-    data = root.read_bytes()
-    overrides = target.overrides.read_bytes() if target.overrides is not None else b""
+    data = read_input(root)
+    overrides = read_input(target.overrides) if target.overrides is not None else b""
     parts = [environment_digest(), target.model_dump_json(), str(root),
              str(target.output.resolve()), sha256_hex(data), sha256_hex(overrides),
              folder_digest(target.templates) or ""]

@@ -12,7 +12,8 @@ from typing import Any, TypeVar
 import pydantic
 import yaml
 
-from generator.errors import Problem, ToolcatError, fail, nearest
+from generator.errors import Problem, ToolcatError, nearest
+from generator.parse.limits import read_bounded
 from generator.parse.reader import parse_bytes
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
@@ -32,11 +33,7 @@ def _lines(node: yaml.Node, path: tuple[str | int, ...], out: Lines) -> None:
 
 
 def read_yaml(path: Path) -> tuple[Any, Lines]:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise fail(str(path), "", f"cannot read file: {exc.strerror}",
-                   "check the path") from None
+    raw = read_bounded(path)
     data = parse_bytes(raw, path.with_suffix(".yaml"))
     lines: Lines = {}
     root = yaml.compose(raw.decode("utf-8", "replace"), Loader=yaml.SafeLoader)

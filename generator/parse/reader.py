@@ -22,6 +22,7 @@ constructor), and the collector waits until the read is done.
 from __future__ import annotations
 
 import gc
+import math
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,7 +34,11 @@ import yaml
 from yaml.nodes import ScalarNode, SequenceNode
 
 from generator.errors import fail
+from generator.parse.exact_json import WIDE_NUMBER as _WIDE_NUMBER
+from generator.parse.exact_json import exact_json
+from generator.parse.limits import check_depth, read_bounded
 from generator.parse.yaml_build import build
+from generator.parse.yaml_limits import check_nesting, check_nodes
 
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -102,10 +107,15 @@ def _int(loader: Any, node: yaml.ScalarNode) -> int:
 
 
 def _float(loader: Any, node: yaml.ScalarNode) -> float:
-    text = str(loader.construct_scalar(node)).lower()
-    if text.endswith(".inf"):
-        return float("-inf") if text.startswith("-") else float("inf")
-    return float("nan") if text == ".nan" else float(text)
+    """A finite float: ``.inf``, ``.nan`` and ``1e999`` have no JSON value (orjson would
+    write null), so they are refused at their line rather than changed."""
+    text = str(loader.construct_scalar(node))
+    value = float(text) if text.lower().lstrip("+-") not in (".inf", ".nan") else math.inf
+    if not math.isfinite(value):
+        raise yaml.constructor.ConstructorError(
+            None, None, f"the number {text} has no JSON value (infinite or not a number)",
+            node.start_mark)
+    return value
 
 
 _SpecLoader.add_constructor(_TAG + "int", _int)
@@ -134,8 +144,14 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-def _load_yaml(data: bytes) -> Any:
-    """``yaml.load(data, Loader=_SpecLoader)``, with the data built by ``yaml_build``."""
+# An anchor (``&name``) starts a token; an ``&`` inside text (``a=1&b=2``) does not.
+_ANCHOR = re.compile(rb"(?:^|[\s\[{,])&[^\s\]},]", re.M)
+
+
+def _load_yaml(data: bytes, file: str) -> Any:
+    """``yaml.load(data, Loader=_SpecLoader)``, with the data built by ``yaml_build``,
+    within the limits of ``limits`` and ``yaml_limits``."""
+    check_nesting(data, file)
     loader = _SpecLoader(data)
     try:
         root = loader.get_single_node()
@@ -143,10 +159,15 @@ def _load_yaml(data: bytes) -> Any:
         loader.dispose()
     if root is None:
         return None
+    checked = _ANCHOR.search(data) is not None
+    if checked:  # before building: merge keys copy what their aliases name
+        check_nodes(root, file)
     try:
         return build(loader, root)
     except Exception:  # anything unusual: the stock constructor decides, on a fresh
-        return yaml.load(data, Loader=_SpecLoader)  # tree (flatten_mapping edits nodes)
+        if not checked:  # tree (flatten_mapping edits nodes), once it is known safe
+            check_nodes(root, file)
+        return yaml.load(data, Loader=_SpecLoader)
 
 
 def parse_bytes(data: bytes, path: Path) -> Any:
@@ -158,26 +179,37 @@ def parse_bytes(data: bytes, path: Path) -> Any:
 def _parse(data: bytes, path: Path) -> Any:
     if is_json_path(path) or data.lstrip()[:1] in (b"{", b"["):
         try:
-            return orjson.loads(data)
+            parsed = orjson.loads(data)
         except orjson.JSONDecodeError as exc:
             if is_json_path(path):
                 raise fail(str(path), f"line {exc.lineno} column {exc.colno}",
                            f"invalid JSON: {exc.msg}", "fix the syntax at that line") from None
+        else:
+            if _WIDE_NUMBER.search(data):
+                parsed = exact_json(data, str(path))
+            check_depth(parsed, str(path))
+            return parsed
     try:
-        return _load_yaml(data)
+        return _load_yaml(data, str(path))
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1} column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
+        where, problem = _yaml_error(exc, data)
         raise fail(str(path), where, f"invalid YAML: {problem}",
                    "fix the syntax at that line") from None
 
 
+def _yaml_error(exc: yaml.YAMLError, data: bytes) -> tuple[str, str]:
+    """(location, problem) of a YAML error. Never ``str(exc)``: it quotes the
+    offending line, and the file may be a secret that a $ref named."""
+    if isinstance(exc, yaml.reader.ReaderError):  # a byte no YAML text may hold
+        line = data[:exc.position].count(b"\n") + 1 if isinstance(exc.position, int) else 1
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character[:1])
+        return f"line {line}", f"unacceptable character #x{char:04x}: {exc.reason}"
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    where = f"line {mark.line + 1} column {mark.column + 1}" if mark else "line 1"
+    return where, getattr(exc, "problem", None) or type(exc).__name__
+
+
 def read_document(path: Path) -> tuple[Any, bytes]:
     """Return (data, raw bytes) of a spec file."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise fail(str(path), "", f"cannot read file: {exc.strerror}",
-                   "check the path in the config or on the command line") from None
+    data = read_bounded(path)
     return parse_bytes(data, path), data

@@ -134,3 +134,13 @@ TOOLS_OVER_BUDGET: dict[str, frozenset[str]] = {
 
 def path_of(doc: str) -> Path:
     return SHARED / doc
+
+
+# Documents whose relative $refs leave the spec's own folder: the folder they may
+# reach (toolcat's ref_root setting), relative to the spec's folder.
+REF_ROOTS = {"corpus/oai-examples/v2.0/yaml/petstore-separate/spec/swagger.yaml": ".."}
+
+
+def ref_root_of(doc: str) -> Path | None:
+    extra = REF_ROOTS.get(doc)
+    return None if extra is None else path_of(doc).parent / extra

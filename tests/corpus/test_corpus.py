@@ -53,6 +53,7 @@ from .docs import (
     VALIDATOR_PROBLEMS,
     VALIDATOR_REJECTS,
     path_of,
+    ref_root_of,
 )
 
 try:
@@ -82,13 +83,14 @@ def _require(doc: str) -> Any:
 def _target(doc: str) -> Target:
     path = _require(doc)
     return Target(name="corpus", spec=path, spec_label=path.name, output=path.parent / "x",
-                  validation="warn" if doc in VALIDATOR_REJECTS else "strict")
+                  validation="warn" if doc in VALIDATOR_REJECTS else "strict",
+                  ref_root=ref_root_of(doc))
 
 
 def _loaded(doc: str) -> tuple[dict[str, Any], str]:
     """The document as the generator reads it, and the verdict that skips validation."""
     path = _require(doc)
-    bundled = bundle(path)
+    bundled = bundle(path, ref_root_of(doc))
     document = bundled.document
     verdict = validation_verdict(spec_digest(bundled.files, path.resolve().parent))
     return (convert(document) if "swagger" in document else document), verdict
@@ -183,7 +185,7 @@ def _warnings(doc: str, report: list[Problem], source: Source) -> list[str]:
                                  if d not in BROKEN and d not in VALIDATOR_REJECTS])
 def test_validator_verdict(doc: str) -> None:
     """Valid documents pass (the rejected ones are validated by test_document)."""
-    validate_document(bundle(_require(doc)).document, doc)
+    validate_document(bundle(_require(doc), ref_root_of(doc)).document, doc)
 
 
 @pytest.mark.parametrize("doc", sorted(BROKEN))

@@ -39,7 +39,8 @@ def generate(path: Path, *, validate: bool = True, **target: Any) -> dict[str, A
     """catalog.json of ``path`` as data (in process, as the CLI would write it)."""
     options = {"name": "fixture", "spec": path, "spec_label": path.name,
                "output": path.parent / "out", **target}
-    catalog = build_catalog(Target(**options), None if validate else spec_verdict(path))
+    known = None if validate else spec_verdict(path, target.get("ref_root"))
+    catalog = build_catalog(Target(**options), known)
     data: dict[str, Any] = orjson.loads(render_files(catalog)[CATALOG_FILE])
     return data
 

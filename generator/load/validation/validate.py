@@ -19,10 +19,11 @@ from importlib.metadata import version
 from typing import Any
 
 from generator.errors import Problem, ToolcatError
+from generator.load.validation.bounds import BOUNDS
 from generator.load.validation.findings import Findings, refusal
 from generator.load.validation.locate import locate
 from generator.load.validation.speedups import speedups
-from generator.vocab.pointers import pointer
+from generator.vocab.pointers import pointer, split_pointer
 
 RESOLVED_CACHE = 4096
 
@@ -122,7 +123,8 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
               fast: bool = True) -> list[Problem]:
     """The validator's first ``limit`` problems (all: None), sped up unless not ``fast``."""
     problems: list[Problem] = []
-    with speedups() if fast else nullcontext():
+    # The bounds always: without them small documents validate for minutes.
+    with speedups(BOUNDS), speedups() if fast else nullcontext():
         errors = _errors(document)
         try:
             for err in errors:
@@ -132,7 +134,7 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
         except ToolcatError:
             raise
         except Exception as exc:  # the validator raises on dangling refs instead of yielding
-            problems.append(_unresolvable(exc, document, file))
+            problems.append(_raised(exc, document, file, problems))
         finally:
             errors.close()  # before the patches go: nothing runs patched code later
     return problems
@@ -151,10 +153,75 @@ def _problem(err: Any, document: dict[str, Any], file: str) -> Problem:
                    "correct the document at that location")
 
 
+def _raised(exc: Exception, document: dict[str, Any], file: str,
+            found: list[Problem]) -> Problem:
+    """A problem for what the validator raised instead of yielding, always located.
+
+    It raises on a dangling ``$ref`` (located by ``_unresolvable``), recurses
+    without end on a cycle of bare references (located by ``_ref_cycle``), and its
+    semantic pass trips over documents its structural pass already faulted
+    (``KeyError: 'name'`` for a parameter without one): then the problems found
+    so far are the reason, and the note says the list stops there.
+    """
+    if isinstance(getattr(exc, "ref", None), str) and getattr(exc, "ref", None):
+        return _unresolvable(exc, document, file)
+    cycle = _ref_cycle(document)
+    if cycle is not None:
+        return Problem(file, cycle[0], "invalid OpenAPI: $ref cycle with no schema in "
+                       f"between: {' -> '.join(cycle)}", "make one of them a schema, "
+                       "not only a reference")
+    if found:
+        return Problem(file, found[-1].location, "the validator stopped after the "
+                       f"problems above ({type(exc).__name__})", "fix those first")
+    return Problem(file, "/", f"the validator failed on this document "
+                   f"({type(exc).__name__}: {str(exc)[:200]})",
+                   "report this to toolcat with the document")
+
+
+def _ref_cycle(document: dict[str, Any]) -> list[str] | None:
+    """Pointers of a cycle of objects that are each a ``$ref`` to the next, if any."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("$ref"), str):
+                cycle = _follow(document, pointer(*path))
+                if cycle is not None:
+                    return cycle
+            stack.extend((v, (*path, k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, (*path, i)) for i, v in enumerate(node))
+    return None
+
+
+def _follow(document: dict[str, Any], start: str) -> list[str] | None:
+    seen = [start]
+    node = _at(document, start)
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        ref = node["$ref"]
+        if not ref.startswith("#"):
+            return None
+        target = ref[1:]
+        if target in seen:
+            return [*seen[seen.index(target):], target]
+        seen.append(target)
+        node = _at(document, target)
+    return None
+
+
+def _at(document: Any, ptr: str) -> Any:
+    try:
+        for token in split_pointer(ptr):
+            document = document[int(token) if isinstance(document, list) else token]
+    except (KeyError, IndexError, ValueError, TypeError):
+        return None
+    return document
+
+
 def _unresolvable(exc: Exception, document: dict[str, Any], file: str) -> Problem:
     ref = getattr(exc, "ref", None)
     if not isinstance(ref, str) or not ref:
-        return Problem(file, "", f"invalid OpenAPI: {str(exc).splitlines()[0][:300]}",
+        return Problem(file, "/", f"invalid OpenAPI: {str(exc).splitlines()[0][:300]}",
                        "fix or remove the reference")
     # The exception knows the target, not where the reference is written: find it.
     found = _find_ref(document, {ref, "#" + ref, "#/" + ref.lstrip("/")})
@@ -229,7 +296,7 @@ def validate_in_background(document: dict[str, Any], file: str) -> Callable[[], 
         except ToolcatError as exc:
             result = exc.problems
         except BaseException as exc:
-            result = (Problem(file, "", f"the validator failed: {exc!r}"[:300],
+            result = (Problem(file, "/", f"the validator failed: {exc!r}"[:300],
                               "report this with the document"),)
         with os.fdopen(write_end, "wb") as pipe:
             pipe.write(pickle.dumps(result))
@@ -241,7 +308,7 @@ def validate_in_background(document: dict[str, Any], file: str) -> Callable[[], 
             data = pipe.read()
         os.waitpid(pid, 0)
         result = pickle.loads(data) if data else (
-            Problem(file, "", "the validation process died", "run again"),)
+            Problem(file, "/", "the validation process died", "run again"),)
         if isinstance(result, tuple):
             raise ToolcatError(result)
         findings: Findings = result

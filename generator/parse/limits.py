@@ -1,0 +1,114 @@
+"""Bounds on what one spec file may cost: size, kind of file, nesting, alias expansion.
+
+A small hostile file must not make toolcat hang, exhaust memory or crash, so every
+input is measured against documented limits before later stages walk it, and a
+file beyond a limit is refused with its location (README, "Limits"):
+
+* ``MAX_FILE_BYTES``: a spec file is a regular file of at most 64 MiB (a FIFO or
+  ``/dev/zero`` would never end); reads stop one byte past the limit.
+* ``MAX_DEPTH``: objects and arrays nest at most 128 deep. Real specs stay under
+  40; the catalog writer (orjson) stops at 255 levels and later stages recurse.
+* ``MAX_EXPANSION``: YAML aliases may add at most four times the nodes the file
+  writes, plus 100,000 (a "billion laughs" file of 700 bytes would otherwise
+  expand to gigabytes).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from generator.errors import ToolcatError, fail
+from generator.vocab.pointers import pointer
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 128
+EXPANSION_FACTOR = 4
+EXPANSION_SLACK = 100_000
+
+
+def read_bounded(path: Path) -> bytes:
+    """The bytes of a regular file of at most ``MAX_FILE_BYTES``; anything else exits 2."""
+    try:
+        # O_NONBLOCK: opening a FIFO with no writer would otherwise block forever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise fail(str(path), "", f"cannot read file: {exc.strerror}",
+                   "check the path in the config or on the command line") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise fail(str(path), "", "not a regular file (a device, FIFO, socket or "
+                       "folder)", "point toolcat at the spec file itself")
+        if info.st_size > MAX_FILE_BYTES:
+            raise _too_big(path)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)  # a file may grow after fstat
+    except OSError as exc:
+        raise fail(str(path), "", f"cannot read file: {exc.strerror}",
+                   "check the path in the config or on the command line") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_big(path)
+    return data
+
+
+def _too_big(path: Path) -> ToolcatError:
+    return fail(str(path), "", f"the file is larger than toolcat's limit of "
+                f"{MAX_FILE_BYTES // (1024 * 1024)} MiB", "split it into files joined by $ref")
+
+
+def check_depth(data: Any, file: str) -> None:
+    """Refuse ``data`` (a tree, or a DAG built from YAML aliases) nesting past MAX_DEPTH.
+
+    Heights are memoised per container, so shared subtrees are measured once and
+    the cost is linear in the distinct containers.
+    """
+    heights = _heights(data, file)
+    if heights.get(id(data), 0) <= MAX_DEPTH:
+        return
+    tokens: list[str | int] = []
+    node = data
+    while len(tokens) < MAX_DEPTH:  # follow the tallest child down to the limit
+        children = _children(node)
+        key, node = max(children, key=lambda kv: heights.get(id(kv[1]), 0))
+        tokens.append(key)
+    raise fail(file, pointer(*tokens), f"objects and arrays nest deeper than toolcat's "
+               f"limit of {MAX_DEPTH} levels here", "flatten the document, or use $ref "
+               "to a named schema for recursive structures")
+
+
+def _children(node: Any) -> list[tuple[str | int, Any]]:
+    if isinstance(node, dict):
+        return [(k, v) for k, v in node.items() if isinstance(v, (dict, list))]
+    return [(i, v) for i, v in enumerate(node) if isinstance(v, (dict, list))]
+
+
+def _heights(root: Any, file: str) -> dict[int, int]:
+    """id(container) -> levels of containers from it down (1 for one with no child
+    container); iterative, so depth never costs Python stack."""
+    heights: dict[int, int] = {}
+    if not isinstance(root, (dict, list)):
+        return heights
+    open_: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if id(node) in heights:
+            continue
+        if not done and id(node) in open_:  # its own descendant: a YAML alias cycle
+            raise fail(file, "", "a YAML alias refers to its own anchor: the document "
+                       "would be infinite", "replace the alias by a $ref")
+        open_.add(id(node))
+        values = node.values() if isinstance(node, dict) else node
+        if done:
+            heights[id(node)] = 1 + max(
+                (heights[id(v)] for v in values if isinstance(v, (dict, list))), default=0)
+            continue
+        stack.append((node, True))
+        stack.extend((v, False) for v in values
+                     if isinstance(v, (dict, list)) and id(v) not in heights)
+    return heights

@@ -1,0 +1,81 @@
+"""No value changes silently: it is written exactly, or refused with its location.
+
+YAML ``.inf`` became ``null`` (``enum: [.inf, 1.5]`` -> ``[null, 1.5]``), the JSON
+integer 18446744073709551617 became ``1.8446744073709552e+19`` (orjson reads
+integers past 64 bits as floats), and ``schema: {$ref: '#'}`` embedded the whole
+document as a schema. Now integers of any size are kept digit for digit, numbers
+JSON cannot hold are refused at their line, and a ``$ref`` to the document or a
+top-level section is refused at the reference.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers.fixtures import generate, write_spec
+
+from generator.config import Target
+from generator.errors import ToolcatError
+from generator.parse.reader import parse_bytes
+from generator.pipeline import CATALOG_FILE, build_catalog, render_files, spec_verdict
+
+BIG = 18446744073709551617
+
+
+def _spec(schema: Any) -> dict[str, Any]:
+    return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {
+        "post": {"operationId": "a", "responses": {"200": {"description": "ok"}},
+                 "requestBody": {"required": True, "content": {"application/json": {
+                     "schema": schema}}}}}}}
+
+
+@pytest.mark.parametrize("name", ["spec.json", "spec.yaml"])
+def test_wide_integers_are_kept_digit_for_digit(tmp_path: Path, name: str) -> None:
+    schema = {"type": "object", "properties": {"n": {
+        "type": "integer", "maximum": BIG, "minimum": -BIG, "enum": [BIG, 1]}}}
+    text = json.dumps(_spec(schema))  # JSON is YAML too; orjson cannot write BIG
+    spec = write_spec(tmp_path, text, name)
+    catalog = build_catalog(Target(name="t", spec=spec, spec_label=name,
+                                   output=tmp_path / "out"), spec_verdict(spec))
+    written = render_files(catalog)[CATALOG_FILE]
+    assert b'"maximum": 18446744073709551617,' in written
+    field = json.loads(written)["tools"][0]["tool"]["inputSchema"]["properties"]["n"]
+    assert (field["maximum"], field["minimum"], field["enum"]) == (BIG, -BIG, [BIG, 1])
+    assert type(field["maximum"]) is int
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ("enum: [.inf, 1.5]", 3), ("default: -.Inf", 3), ("enum: [1.5, .NaN]", 3),
+    ("maximum: 1e999", 3)])
+def test_yaml_numbers_json_cannot_hold_are_refused_at_their_line(text: str,
+                                                                  line: int) -> None:
+    data = f"openapi: 3.0.3\nx-schema:\n  {text}\n".encode()
+    with pytest.raises(ToolcatError) as caught:
+        parse_bytes(data, Path("spec.yaml"))
+    problem = caught.value.problems[0]
+    assert problem.location.startswith(f"line {line} "), problem
+    assert "has no JSON value" in problem.message
+
+
+@pytest.mark.parametrize("text", ['{"maximum": 1e400}', '{"big": 123456789012345678901,'
+                                  ' "x": NaN}', '{"x": -Infinity}'])
+def test_json_numbers_json_cannot_hold_are_refused_with_their_line(text: str) -> None:
+    with pytest.raises(ToolcatError) as caught:
+        parse_bytes(text.encode(), Path("spec.json"))
+    assert caught.value.problems[0].location.startswith("line 1"), caught.value.render()
+
+
+@pytest.mark.parametrize("ref", ["#", "#/paths", "#/components/schemas", "#/info"])
+def test_a_ref_to_the_document_or_a_section_is_refused(tmp_path: Path, ref: str) -> None:
+    spec = write_spec(tmp_path, _spec({"type": "object", "properties": {"x": {"$ref": ref}}})
+                      | {"components": {"schemas": {"A": {"type": "string"}}}})
+    with pytest.raises(ToolcatError) as caught:
+        generate(spec, validate=False)
+    problem = caught.value.problems[0]
+    assert problem.location == ("/paths/~1a/post/requestBody/content/application~1json"
+                                "/schema/properties/x/$ref"), problem
+    assert f"$ref '{ref}' names the document or one of its top-level sections" in (
+        problem.message)
