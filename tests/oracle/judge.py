@@ -39,6 +39,7 @@ from werkzeug.datastructures import Headers, ImmutableMultiDict
 TRANSPORT_HEADERS = frozenset({"accept", "content-type", "content-length", "host", "user-agent",
                                "authorization", "accept-encoding", "connection"})
 NESTED_KEY = re.compile(r"^[^\[\]]+\[[^\]]*\]\[")   # a[b][c]...: nested deepObject
+FRAGMENT = "%23"   # how the judge spells '#' in a path key
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
@@ -74,6 +75,8 @@ class Judge:
             for method in METHODS:
                 if isinstance(item, dict) and isinstance(item.get(method), dict):
                     item[method].pop("security", None)
+        # jsonschema-path reads '#' in a key as a fragment: spell it %23 in path keys
+        doc["paths"] = {k.replace("#", FRAGMENT): v for k, v in (doc.get("paths") or {}).items()}
         self.doc = doc
         self.base_uri = spec_file.resolve().as_uri()
         self.spec = SchemaPath.from_dict(doc, base_uri=self.base_uri)
@@ -92,13 +95,26 @@ class Judge:
         return sorted(out, key=lambda p: (-len(p), p))
 
     def verdict(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The verdict of the operation the request names; a path key with a fragment
+        (``/files/{id}#shared_link``) is the same URL as the key without it, so such
+        operations are tried in turn and the first that accepts the request wins."""
         method, _, template = req["operation"].partition(" ")
-        path_item = (self.doc.get("paths") or {}).get(template)
-        if not isinstance(path_item, dict) or method.lower() not in path_item:
+        template = template.replace("#", FRAGMENT)
+        paths = self.doc.get("paths") or {}
+        keys = [k for k in paths if k == template or k.split(FRAGMENT, 1)[0] == template]
+        keys = [k for k in sorted(keys, key=lambda k: (k != template, k))
+                if isinstance(paths[k], dict) and method.lower() in paths[k]]
+        if not keys:
             return _bad("operation", f"no operation {req['operation']} in the document")
+        verdicts = [self._verdict(req, method, key, paths[key]) for key in keys]
+        return next((v for v in verdicts if v["ok"]), verdicts[0])
+
+    def _verdict(self, req: dict[str, Any], method: str, template: str,
+                 path_item: dict[str, Any]) -> dict[str, Any]:
+        req = {**req, "operation": f"{method} {template}"}
         if req["method"].upper() != method.upper():
             return _bad("operation", f"method {req['method']} sent for {req['operation']}")
-        path_vars = self._match(template.split("#", 1)[0], req["path"])
+        path_vars = self._match(template.split(FRAGMENT, 1)[0], req["path"])
         if path_vars is None:
             return _bad("operation", f"path {req['path']!r} does not match {template} "
                         f"under any server base path {self.bases}")

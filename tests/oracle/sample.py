@@ -20,11 +20,16 @@ from urllib.parse import urlsplit
 import jsonschema
 import yaml
 from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 from hypothesis_jsonschema import from_schema
 
 from .client import judge
 from .wire import build
+
+# String formats hypothesis-jsonschema does not know, drawn as what they name (the
+# judge checks them).
+FORMATS = {"uuid": st.uuids().map(str)}
 
 
 def base_path(spec: Path) -> str:
@@ -41,8 +46,8 @@ def base_path(spec: Path) -> str:
 
 
 def fill_all(schema: Any) -> Any:
-    """The schema with every object's properties required: its instances are the
-    original's instances with every optional field present."""
+    """The schema with every object's properties required and every list non-empty:
+    its instances are the original's instances with optional and nested parts present."""
     if isinstance(schema, list):
         return [fill_all(s) for s in schema]
     if not isinstance(schema, dict):
@@ -51,6 +56,8 @@ def fill_all(schema: Any) -> Any:
     props = schema.get("properties")
     if isinstance(props, dict) and props:
         out["required"] = sorted(set(schema.get("required", [])) | set(props))
+    if "items" in schema and "minItems" not in schema and schema.get("maxItems") != 0:
+        out["minItems"] = 1
     return out
 
 
@@ -60,7 +67,7 @@ def draw(schema: dict[str, Any], count: int, seed_value: int) -> list[Any]:
     @seed(seed_value)
     @settings(max_examples=count, derandomize=True, database=None, deadline=None,
               phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    @given(from_schema(schema))
+    @given(from_schema(schema, custom_formats=FORMATS))
     def collect(value: Any) -> None:
         found.append(value)
 
