@@ -19,7 +19,6 @@ from typing import Any
 
 import jsonschema
 import yaml
-from hypothesis.errors import HypothesisException
 
 from .sample import draw, fill_all
 
@@ -152,8 +151,7 @@ def check(spec: Path, catalog: dict[str, Any], count: int = 3, seed_value: int =
                 spec_check = jsonschema.Draft202012Validator(schema)
                 drawn = draw(schema, count, seed_value)
                 drawn += draw(fill_all(schema), count, seed_value)
-            except (HypothesisException, jsonschema.exceptions.SchemaError, RecursionError,
-                    ValueError, TypeError, KeyError, jsonschema.exceptions.RefResolutionError):
+            except Exception:   # counted as skipped, never as a pass
                 tally.skipped.append(f"{name}: no instance could be drawn")
                 drawn, spec_check = [], jsonschema.Draft202012Validator(schema)
             for instance in [*examples, *drawn]:
