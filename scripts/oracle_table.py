@@ -23,8 +23,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
-from corpus.build import real_catalog  # noqa: E402 - tests/ is put on the path above
-from corpus.docs import BROKEN, DOCUMENTS, SHARED  # noqa: E402
+from corpus.docs import BROKEN, DOCUMENTS  # noqa: E402
+from helpers.fixtures import real_catalog  # noqa: E402 - tests/ is put on the path above
+from helpers.paths import SHARED  # noqa: E402
 from oracle.responses import check  # noqa: E402
 from oracle.sample import run  # noqa: E402
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from corpus.build import generate, tool, write_spec
+from helpers.fixtures import generate, tool, write_spec
 from oracle.sample import run
 
 SPEC: dict[str, Any] = {

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from corpus.build import generate, tool, write_spec
+from helpers.fixtures import generate, tool, write_spec
 from oracle.sample import run
 
 STR = {"type": "string"}

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus.build import generate, write_spec
+from helpers.fixtures import generate, write_spec
 from oracle.client import judge
 from oracle.sample import run
 

@@ -9,7 +9,7 @@ all pass outputSchema. The whole corpus runs under ``make oracle``
 from __future__ import annotations
 
 import pytest
-from corpus.build import real, real_catalog
+from helpers.fixtures import real, real_catalog
 from oracle.responses import check
 from oracle.sample import run
 
