@@ -150,6 +150,8 @@ def build(entry: dict[str, Any], args: dict[str, Any], base_path: str) -> dict[s
         if b is None:
             raise KeyError(f"argument {arg!r} has no binding")
         loc, name = b["in"], b["name"]
+        if value is None and loc in ("query", "header", "cookie"):
+            continue   # RFC 6570 (OpenAPI's styles): an undefined/null value is not sent
         if b.get("contentType") and loc != "body":
             value = json.dumps(value, separators=(",", ":"))
         if loc == "path":
