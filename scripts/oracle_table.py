@@ -26,6 +26,7 @@ sys.path.insert(0, str(REPO / "tests"))
 from corpus.docs import BROKEN, DOCUMENTS  # noqa: E402
 from helpers.fixtures import real_catalog  # noqa: E402 - tests/ is put on the path above
 from helpers.paths import SHARED  # noqa: E402
+from oracle.exceptions import pinned  # noqa: E402
 from oracle.responses import check  # noqa: E402
 from oracle.sample import run  # noqa: E402
 
@@ -42,7 +43,9 @@ def row(doc: str, count: int, seed: int, details: list[dict[str, Any]]) -> tuple
     catalog = real_catalog(*doc.split("/"))
     req = run(spec, catalog, count=count, seed_value=seed)
     resp = check(spec, catalog, count=count, seed_value=seed)
-    classes = Counter(req.classes)
+    classes: Counter[str] = Counter()
+    for name, _, verdict in req.failures:
+        classes["pinned" if pinned(doc, name) else verdict["class"]] += 1
     if resp.failures:
         classes["outputSchema"] += len(resp.failures)
     for name, args, verdict in req.failures:
