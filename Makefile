@@ -24,6 +24,11 @@ $(ORACLE_STAMP): tests/oracle/requirements.txt
 	$(ORACLE_VENV)/bin/python -m pip install --quiet --no-deps -r tests/oracle/requirements.txt
 	touch $(ORACLE_STAMP)
 
+# The fidelity oracle over every corpus document (issue 11); prints the README's table.
+.PHONY: oracle
+oracle: $(STAMP) $(ORACLE_STAMP)
+	$(BIN)/python scripts/oracle_table.py --count 4
+
 regen: $(STAMP)
 	$(BIN)/toolcat generate
 

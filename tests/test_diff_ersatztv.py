@@ -118,8 +118,9 @@ def test_pr_equal_structure_behind_a_new_ref_is_no_change(
     # {"type": "string"} became {"$ref": "#/$defs/String"}: different JSON, same schema.
     tool = "delete_session_by_channel_number"
     assert v1.tools[tool] != pr.tools[tool]
+    # minLength 1: an empty path value cannot be sent (issue 11), on both sides.
     assert pr.tools[tool].tool["inputSchema"]["properties"]["channelNumber"] == \
-        {"$ref": "#/$defs/String"}
+        {"$ref": "#/$defs/String", "minLength": 1}
     assert changes(pr_diff, tool) == {SERVERS}
     changed = {t.name for t in pr_diff.tools if t.status == "changed"}
     assert changed <= set(v1.tools) & set(pr.tools)

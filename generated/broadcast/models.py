@@ -156,7 +156,7 @@ class BroadcastGetPlayoutItemsInput(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    finish: StrictStr | None = None
+    finish: Annotated[StrictStr | None, Field(min_length=1)] = None
     """
     Only items starting before this instant.
     """
@@ -168,7 +168,7 @@ class BroadcastGetPlayoutItemsInput(BaseModel):
     """
     Include filler items in the result.
     """
-    start: StrictStr | None = None
+    start: Annotated[StrictStr | None, Field(min_length=1)] = None
     """
     Only items finishing after this instant.
     """
@@ -196,7 +196,7 @@ class BroadcastListChannelsInput(BaseModel):
     """
     Number of entries per page.
     """
-    query: StrictStr | None = None
+    query: Annotated[StrictStr | None, Field(min_length=1)] = None
     """
     Case-insensitive filter on the name.
     """
@@ -214,7 +214,7 @@ class BroadcastListPlayoutsInput(BaseModel):
     """
     Number of entries per page.
     """
-    query: StrictStr | None = None
+    query: Annotated[StrictStr | None, Field(min_length=1)] = None
     """
     Case-insensitive filter on the name.
     """
@@ -258,7 +258,7 @@ class BroadcastSetChannelNotesInput(BaseModel):
     """
     Identifier of the channel (from list_channels).
     """
-    notes: Annotated[StrictStr, Field(max_length=2000)]
+    notes: Annotated[StrictStr, Field(max_length=2000, min_length=1)]
     """
     The complete notes text; replaces the previous notes.
     """
@@ -379,7 +379,12 @@ class BroadcastCreateChannelInput(BaseModel):
         extra="forbid",
     )
     X_Request_Id: Annotated[
-        StrictStr | None, Field(alias="X-Request-Id", max_length=64)
+        StrictStr | None,
+        Field(
+            alias="X-Request-Id",
+            max_length=64,
+            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$",
+        ),
     ] = None
     """
     Client-chosen identifier used to correlate the request in server logs.
@@ -797,7 +802,12 @@ class BroadcastPatchChannelInput(BaseModel):
     """
     Group the channel is listed under.
     """
-    ifMatch: StrictStr | None = None
+    ifMatch: Annotated[
+        StrictStr | None,
+        Field(
+            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$"
+        ),
+    ] = None
     """
     ETag from a previous read; the change is rejected if the resource was modified since.
     """
@@ -926,7 +936,12 @@ class BroadcastUpdateChannelInput(BaseModel):
     """
     Group the channel is listed under.
     """
-    ifMatch: StrictStr
+    ifMatch: Annotated[
+        StrictStr,
+        Field(
+            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$"
+        ),
+    ]
     """
     ETag from a previous read; the change is rejected if the resource was modified since.
     """
@@ -1112,7 +1127,12 @@ class BroadcastUpdateScheduleInput(BaseModel):
     """
     What happens when an item overruns a fixed start time.
     """
-    ifMatch: StrictStr | None = None
+    ifMatch: Annotated[
+        StrictStr | None,
+        Field(
+            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$"
+        ),
+    ] = None
     """
     ETag from a previous read; the change is rejected if the resource was modified since.
     """

@@ -35,7 +35,8 @@ WIRE_FIELDS = ("method", "path", "requestContentType", "responseContentType",
 FORMAT_2_FIELDS = frozenset({"servers", "security"})
 ARGUMENT_WIRE = ("in", "name", "style", "explode", "allowReserved", "contentType")
 BINDING_FIELDS = frozenset({*WIRE_FIELDS, "operationId", "arguments", "semantics",
-                            "ignoredParameters", "responseETag", "omittedFields"})
+                            "ignoredParameters", "responseETag", "omittedFields",
+                            "bodyRequired"})
 FULL_REPLACE = "full-replace"
 
 
@@ -238,6 +239,11 @@ def _binding(name: str, old: ToolRecord, new: ToolRecord) -> list[Change]:
         out.append(Change(name, BREAKING if lost else COMPATIBLE, "etag-changed", "binding",
                           "the response no longer declares an ETag" if lost
                           else "the response now declares an ETag"))
+    if bool(was.get("bodyRequired")) != bool(now.get("bodyRequired")):   # format 1: absent
+        more = bool(now.get("bodyRequired"))
+        out.append(Change(name, BREAKING if more else COMPATIBLE, "body-required-changed",
+                          "binding", "a request body is now required (send {} without body "
+                          "arguments)" if more else "the request body is now optional"))
     if was.get("operationId") != now.get("operationId"):
         out.append(Change(name, COMPATIBLE, "operation-id-changed", "binding",
                           f"operationId {show(was.get('operationId'))} -> "

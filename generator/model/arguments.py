@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import fail
-from generator.model import media
+from generator.model import media, wire
 from generator.model.argument_names import Wanted, assign
 from generator.model.naming import argument_name
 from generator.model.operations import Operation, resolve_object
@@ -46,6 +46,7 @@ class Inputs:
     ignored: tuple[dict[str, str], ...]
     content_type: str | None
     defs: frozenset[str]
+    body_required: bool = False     # the spec requires a body (send {} when no field is given)
 
 
 def _param(defs: Definitions, param: dict[str, Any], loc: str) -> tuple[Candidate, set[str]]:
@@ -66,6 +67,11 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str) -> tuple[Candidat
             extra["allow_reserved"] = True
     schema, refs = defs.rewrite(raw_schema if raw_schema is not None else {}, loc, "input")
     schema = defs.relocated(_describe(schema, param), schema)
+    if "content_type" not in extra:   # a JSON-encoded value is never empty on the wire
+        target = defs.resolve_shallow(raw_schema, loc)[0] if raw_schema is not None else None
+        schema = defs.relocated(wire.parameter_schema(schema, target, location,
+                                                      param.get("allowEmptyValue") is True),
+                                schema)
     required = location == "path" or param.get("required") is True
     return Candidate(param["name"], location, schema, required, extra), set(refs)
 
@@ -82,14 +88,23 @@ def _describe(schema: Any, source: dict[str, Any]) -> Any:
     return out
 
 
-def _body(defs: Definitions, op: Operation) -> tuple[list[Candidate], str | None, set[str]]:
+@dataclass(frozen=True)
+class Body:
+    candidates: list[Candidate]
+    content_type: str | None
+    refs: set[str]
+    required: bool = False                       # requestBody.required
+    spec_required: frozenset[str] = frozenset()  # wire names the body schema requires
+
+
+def _body(defs: Definitions, op: Operation) -> Body:
     if "requestBody" not in op.node:
-        return [], None, set()
+        return Body([], None, set())
     body, loc = resolve_object(defs, op.node["requestBody"], f"{op.pointer}/requestBody")
     content = body.get("content") or {}
     ctype = media.choose(content)
     if ctype is None:
-        return [], None, set()
+        return Body([], None, set())
     required = body.get("required") is True
     entry = content[ctype] or {}
     loc = f"{loc}/content/{escape_token(ctype)}"
@@ -101,13 +116,15 @@ def _body(defs: Definitions, op: Operation) -> tuple[list[Candidate], str | None
                            if isinstance(target, dict) else (None, frozenset()))
         schema = media.raw_body_schema(ctype, rewritten)
         used = set(refs) if _has_ref(schema) else set()
-        return [Candidate(None, "body", _describe(schema, body), required, {})], ctype, used
+        return Body([Candidate(None, "body", _describe(schema, body), required, {})], ctype, used,
+                    required)
     raw = raw if raw is not None else {}
     flat = merged_object(defs, raw, f"{loc}/schema")
     if flat is None:
         schema, refs = defs.rewrite(raw, f"{loc}/schema", "input")
         described = defs.relocated(_describe(schema, body), schema)
-        return [Candidate(None, "body", described, required, {})], ctype, set(refs)
+        return Body([Candidate(None, "body", described, required, {})], ctype, set(refs),
+                    required)
     schema, refs = defs.rewrite(flat.schema, f"{loc}/schema", "input", origins=flat.origins)
     needed = set(schema.get("required", [])) if required else set()
     encoding = entry.get("encoding")
@@ -117,7 +134,8 @@ def _body(defs: Definitions, op: Operation) -> tuple[list[Candidate], str | None
         part = _binary_parts(prop) if media.is_multipart(ctype) else prop
         out.append(Candidate(name, "body", part, name in needed,
                              _encoding(ctype, encoding.get(name))))
-    return out, ctype, set(refs)
+    spec_required = frozenset(r for r in schema.get("required", []) if isinstance(r, str))
+    return Body(out, ctype, set(refs), required, spec_required)
 
 
 def _has_ref(node: Any) -> bool:
@@ -181,10 +199,14 @@ def build_inputs(defs: Definitions, op: Operation) -> Inputs:
         cand, used = _param(defs, param, loc)
         candidates.append(cand)
         refs |= used
-    body, ctype, used = _body(defs, op)
-    candidates.extend(body)
-    refs |= used
-    return _assemble(defs, op, candidates, ignored, ctype, refs)
+    body = _body(defs, op)
+    candidates.extend(body.candidates)
+    refs |= body.refs
+    inputs = _assemble(defs, op, candidates, ignored, body.content_type, refs)
+    schema = defs.relocated(wire.body_rules(inputs.schema, inputs.bindings, body.spec_required,
+                                            body.required), inputs.schema)
+    return Inputs(schema, inputs.bindings, inputs.ignored, inputs.content_type, inputs.defs,
+                  body.required)
 
 
 def _assemble(defs: Definitions, op: Operation, candidates: list[Candidate],

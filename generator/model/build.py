@@ -50,13 +50,16 @@ def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool,
     output_schema = outputs.schema   # carries its own $defs (size policy: outputs.py)
     title, description = describe(op)
     annotations: dict[str, Any] = {**ANNOTATIONS[op.method], "openWorldHint": open_world}
-    binding = Binding(op.method, op.path, op.operation_id, op.pointer, inputs.bindings,
-                      inputs.content_type, outputs.content_type, outputs.wrapper,
+    # A fragment in a path key (Box: /files/{file_id}#get_shared_link) keeps two
+    # operations apart in the document; it is no part of the request path.
+    binding = Binding(op.method, op.path.split("#", 1)[0], op.operation_id, op.pointer,
+                      inputs.bindings, inputs.content_type, outputs.content_type, outputs.wrapper,
                       ignored=inputs.ignored, etag=outputs.etag,
                       servers=servers(defs.file, [(op.node.get("servers"), f"{op.pointer}/servers"),
                                                   op.item_servers,
                                                   (document.get("servers"), "/servers")]),
-                      security=security(defs, document, op.node))
+                      security=security(defs, document, op.node),
+                      body_required=inputs.body_required)
     return Tool(name, title, description, input_schema, output_schema, annotations, binding)
 
 

@@ -1,13 +1,22 @@
-"""``outputSchema`` from the first documented 2xx JSON response.
+"""``outputSchema`` from every documented 2xx JSON response.
 
-MCP (2025-11-25) wants an object at the root. A response that is an object is
-used as it is; anything else (an array, a scalar, a nullable object, a union) is
-wrapped in one property, ``result``, and the binding records the wrapper so a
-server puts the response body there.
+Whether a tool has one is decided by the first 2xx response (in code order): when it
+has no JSON body, neither has the tool. Otherwise every 2xx response and every JSON
+media type it lists is covered (a 202 beside a 200, ``application/vnd.x+json``
+beside ``application/json``): one distinct schema is used as it is, several become
+an ``anyOf``. ``responseContentType`` stays the one type a caller asks for.
+
+MCP (2025-11-25) wants an object at the root. A response that is an object (or a
+union of objects) is used as it is; anything else (an array, a scalar, a nullable
+object, a union with a non-object) is wrapped in one property, ``result``, and the
+binding records the wrapper (``outputWrapper: "result"``) so a server puts the
+response body there.
 
 The schema carries its own ``$defs`` under the size policy of ``defs.py``: at most
 ``OUTPUT_BUDGET`` bytes (compact JSON) where the response allows it, exact up to
 the deepest reference level that fits, loosened (types only) one level beyond.
+Loosened definitions may all look alike (``{"type": "object"}``), so a ``oneOf``
+in a loosened schema becomes ``anyOf``: looser, never narrower.
 """
 
 from __future__ import annotations
@@ -39,27 +48,72 @@ def _success_codes(responses: dict[str, Any]) -> list[str]:
     return sorted(codes, key=lambda c: (c.upper() == "2XX", c))
 
 
+def _json_types(content: dict[str, Any]) -> list[str]:
+    found = [m for m in content if media.is_json(m)]
+    return sorted(found, key=lambda m: (media.preference(m), found.index(m)))
+
+
 def build_outputs(defs: Definitions, op: Operation) -> Outputs:
     responses = op.node.get("responses") or {}
-    for code in _success_codes(responses):
-        resp, loc = resolve_object(defs, responses[code], f"{op.pointer}/responses/{code}")
-        etag = any(h.lower() == "etag" for h in (resp.get("headers") or {}))
-        content = resp.get("content") or {}
-        json_types = [m for m in content if media.is_json(m)]
-        if not json_types:
-            return Outputs(None, media.choose(content), None, etag)
-        ctype = min(json_types, key=lambda m: (media.preference(m), json_types.index(m)))
-        raw = (content[ctype] or {}).get("schema")
-        if raw is None:
-            return Outputs(None, ctype, None, etag)
-        where = f"{loc}/content/{escape_token(ctype)}/schema"
-        schema, refs, wrapper = _object_root(defs, raw, where)
-        if refs:
-            used = len(dumps(schema, indent=False))
-            closure, _ = defs.budgeted_closure(refs, "output", OUTPUT_BUDGET, used)
-            schema = defs.relocated({**schema, "$defs": closure}, schema)
-        return Outputs(schema, ctype, wrapper, etag)
-    return Outputs(None, None, None, False)
+    codes = _success_codes(responses)
+    if not codes:
+        return Outputs(None, None, None, False)
+    first, _ = resolve_object(defs, responses[codes[0]], f"{op.pointer}/responses/{codes[0]}")
+    etag = any(h.lower() == "etag" for h in (first.get("headers") or {}))
+    content = first.get("content") or {}
+    if not _json_types(content):
+        return Outputs(None, media.choose(content), None, etag)
+    ctype = _json_types(content)[0]
+    shapes: dict[bytes, tuple[Any, str]] = {}   # distinct raw schemas, first place seen
+    for code in codes:
+        resp, where = resolve_object(defs, responses[code], f"{op.pointer}/responses/{code}")
+        for kind in _json_types(resp.get("content") or {}):
+            raw = ((resp.get("content") or {})[kind] or {}).get("schema")
+            if raw is None:      # any JSON at all: nothing to promise
+                return Outputs(None, ctype, None, etag)
+            shapes.setdefault(dumps(raw, indent=False),
+                              (raw, f"{where}/content/{escape_token(kind)}/schema"))
+    schema, refs, wrapper = (_object_root(defs, *next(iter(shapes.values())))
+                             if len(shapes) == 1 else _union_root(defs, list(shapes.values())))
+    if refs:
+        used = len(dumps(schema, indent=False))
+        closure, exact_depth = defs.budgeted_closure(refs, "output", OUTPUT_BUDGET, used)
+        schema = defs.relocated({**schema, "$defs": closure}, schema)
+        if exact_depth is not None:
+            schema = defs.relocated(_any_of(schema), schema)
+    return Outputs(schema, ctype, wrapper, etag)
+
+
+def _union_root(defs: Definitions, shapes: list[tuple[Any, str]]
+                ) -> tuple[dict[str, Any], frozenset[str], str | None]:
+    """Several distinct 2xx shapes: an ``anyOf`` of them, wrapped unless all are objects."""
+    branches, refs = [], frozenset[str]()
+    objects = True
+    for raw, where in shapes:
+        rewritten, used = defs.rewrite(raw, where, "output")
+        branches.append(rewritten)
+        refs |= used
+        objects = objects and _is_object(defs.resolve_shallow(raw, where)[0])
+    if objects:
+        return {"type": "object", "anyOf": branches}, refs, None
+    return ({"type": "object", "properties": {WRAPPER: {"anyOf": branches}},
+             "required": [WRAPPER]}, refs, WRAPPER)
+
+
+_NAMED = frozenset({"properties", "patternProperties", "$defs", "dependentSchemas"})
+
+
+def _any_of(node: Any, names: bool = False) -> Any:
+    """Every ``oneOf`` as ``anyOf`` (for a schema whose deep definitions were loosened).
+
+    ``names``: ``node`` maps names to schemas (a property may be called ``oneOf``)."""
+    if isinstance(node, list):
+        return [_any_of(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if names:
+        return {k: _any_of(v) for k, v in node.items()}
+    return {("anyOf" if k == "oneOf" else k): _any_of(v, k in _NAMED) for k, v in node.items()}
 
 
 def _object_root(defs: Definitions, raw: Any,

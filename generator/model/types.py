@@ -53,6 +53,7 @@ class Binding:
     omitted: tuple[tuple[str, str], ...] = ()  # body fields on no tool, with the reason
     servers: tuple[dict[str, Any], ...] = ({"url": "/"},)   # nearest servers (model/servers.py)
     security: tuple[tuple[dict[str, Any], ...], ...] = ()   # alternatives of scheme lists
+    body_required: bool = False     # the spec requires a body: send {} when no field is given
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -69,6 +70,7 @@ class Binding:
             "omittedFields": dict(self.omitted),
             "servers": [dict(s) for s in self.servers],
             "security": [list(alternative) for alternative in self.security],
+            "bodyRequired": self.body_required,
         }
 
 

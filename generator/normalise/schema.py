@@ -11,6 +11,9 @@
 * inputs leave out ``readOnly`` properties, outputs leave out ``writeOnly`` ones,
   at any depth and through ``allOf``.
 * ``$ref``s point into the tool's own ``$defs`` (see ``defs.py``).
+* inputs only (what the wire accepts, issue 11): ``format: int32``/``int64`` add the
+  bounds they imply; a ``discriminator``'s values are carried into its ``oneOf``/
+  ``anyOf`` branches (``enum`` on the property) before the keyword is dropped.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ DROPPED = frozenset({"discriminator", "xml", "externalDocs", "nullable", "exampl
 # being defined (openai's CompoundFilter holds a list of itself).
 SELF_REFS = ("$recursiveRef", "$dynamicRef")
 _HIDDEN = {"input": "readOnly", "output": "writeOnly"}
+INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 # Resolves a local $ref to (def name, target schema, pointer of the target).
 RefLookup = Callable[[str, str], tuple[str, Any, str]]
@@ -84,6 +88,9 @@ class SchemaRewriter:
         if "example" in node and "examples" not in node:
             out["examples"] = [node["example"]]
         _fix_exclusive(out, node)
+        if self.mode == "input":
+            _format_bounds(out)
+            self._discriminate(node, out)
         if isinstance(out.get("required"), list) and all(
                 isinstance(r, str) for r in out["required"]):
             out["required"] = list(dict.fromkeys(out["required"]))  # 2020-12: unique
@@ -102,6 +109,33 @@ class SchemaRewriter:
         if key == "type" and isinstance(value, list):
             return list(value)
         return value
+
+    def _discriminate(self, node: dict[str, Any], out: dict[str, Any]) -> None:
+        """Put each branch's discriminator values on it, unless the branch fixes them."""
+        disc = node.get("discriminator")
+        if not isinstance(disc, dict) or not isinstance(disc.get("propertyName"), str):
+            return
+        prop = disc["propertyName"]
+        mapping: dict[str, Any] = disc["mapping"] if isinstance(disc.get("mapping"), dict) else {}
+        for key in ("oneOf", "anyOf"):
+            raw, new = node.get(key), out.get(key)
+            if not isinstance(raw, list) or not isinstance(new, list):
+                continue
+            out[key] = [self._tag_branch(r, n, prop, mapping) for r, n in zip(raw, new,
+                                                                               strict=True)]
+
+    def _tag_branch(self, raw: Any, new: Any, prop: str, mapping: dict[str, Any]) -> Any:
+        if not (isinstance(raw, dict) and isinstance(raw.get("$ref"), str)
+                and isinstance(new, dict) and "$ref" in new):
+            return new
+        ref = raw["$ref"]
+        name, target, _ = self.lookup(ref, "")
+        values = [v for v, r in mapping.items() if r in (ref, name, ref.rsplit("/", 1)[-1])]
+        values = values or [ref.rsplit("/", 1)[-1]]
+        own = (target.get("properties") or {}).get(prop) if isinstance(target, dict) else None
+        if isinstance(own, dict) and ("const" in own or "enum" in own):
+            return new
+        return {**new, "properties": {prop: {"enum": sorted(values)}}}
 
     def _self_ref(self, node: dict[str, Any], keyword: str, loc: str) -> dict[str, Any]:
         """``$recursiveRef: '#'`` inside a definition is a ``$ref`` to that definition."""
@@ -198,6 +232,27 @@ def _fix_exclusive(out: dict[str, Any], node: dict[str, Any]) -> None:
                 out.pop(flag, None)
 
 
+
+
+def _format_bounds(out: dict[str, Any]) -> None:
+    """An int32/int64 value outside its range cannot be sent: say the range."""
+    fmt = out.get("format")
+    bounds = INT_BOUNDS.get(fmt) if isinstance(fmt, str) else None
+    if bounds is None:
+        return
+    low, high = bounds
+    if _looser(out, "minimum", low, -1) and _looser(out, "exclusiveMinimum", low, -1):
+        out["minimum"] = low
+    if _looser(out, "maximum", high, 1) and _looser(out, "exclusiveMaximum", high, 1):
+        out["maximum"] = high
+
+
+def _looser(out: dict[str, Any], key: str, bound: int, sign: int) -> bool:
+    """No ``key`` in ``out``, or one beyond ``bound`` (sign -1: below it, 1: above it)."""
+    value = out.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return True
+    return bool((value - bound) * sign > 0)
 
 
 def _fix_type(out: dict[str, Any], *, nullable: bool) -> None:

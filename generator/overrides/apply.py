@@ -205,6 +205,7 @@ def _arguments(tool: Tool, entry: OperationOverride, loc: tuple[str, ...],
                 continue
             props[change.rename] = props.pop(name)
             required = {change.rename if r == name else r for r in required}
+            _rename_dependent(schema, name, change.rename)
             bindings[change.rename] = dataclasses.replace(bindings.pop(name),
                                                           argument=change.rename)
     return _with_arguments(tool, schema, props, required, bindings.values())
@@ -216,10 +217,32 @@ def _with_arguments(tool: Tool, schema: dict[str, Any], props: dict[str, Any],
     schema.pop("required", None)
     if required:
         schema["required"] = sorted(required)
+    _prune_dependent(schema)
     schema = _ordered(_prune_defs(schema))
     binding = dataclasses.replace(tool.binding, arguments=tuple(
         sorted(bindings, key=lambda b: b.argument)))
     return dataclasses.replace(tool, input_schema=schema, binding=binding)
+
+
+def _rename_dependent(schema: dict[str, Any], old: str, new: str) -> None:
+    """Keep ``dependentRequired`` (an optional body's rule) in step with a rename."""
+    rules = schema.get("dependentRequired")
+    if rules:
+        schema["dependentRequired"] = {
+            (new if k == old else k): sorted(new if n == old else n for n in v)
+            for k, v in rules.items()}
+
+
+def _prune_dependent(schema: dict[str, Any]) -> None:
+    """Drop ``dependentRequired`` names a narrowed tool no longer has."""
+    rules = schema.pop("dependentRequired", None)
+    if not rules:
+        return
+    props = schema["properties"]
+    kept = {k: [n for n in v if n in props] for k, v in sorted(rules.items()) if k in props}
+    kept = {k: v for k, v in kept.items() if v}
+    if kept:
+        schema["dependentRequired"] = kept
 
 
 def _if_match(tool: Tool, *, required: bool) -> Tool:
@@ -318,5 +341,6 @@ def _refs(node: Any) -> set[str]:
 
 
 def _ordered(schema: dict[str, Any]) -> dict[str, Any]:
-    order = ("type", "properties", "required", "additionalProperties", "$defs")
+    order = ("type", "properties", "required", "dependentRequired", "additionalProperties",
+             "$defs")
     return {k: schema[k] for k in order if k in schema}

@@ -8,8 +8,8 @@ What it checks, for each request:
 - the request path matches the declared operation's template (under a server's
   base path), every path segment non-empty; a fragment in a path key is no part
   of the request path;
-- openapi-core's parameter and body validation of that operation (security is
-  stripped from the document: credentials are not the binding's business);
+- openapi-core's parameter and body validation of that operation (not its security
+  check: credentials are not the binding's business);
 - a required request body is present (openapi-core 0.23 does not say so itself);
 - every query, header, cookie and top-level body name sent is declared (openapi-core
   ignores undeclared names, so a renamed wire name would pass it).
@@ -31,6 +31,10 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from jsonschema_path import SchemaPath
 from openapi_core import Config, OpenAPI
 from openapi_core.datatypes import RequestParameters
+from openapi_core.validation.request.exceptions import (
+    MissingRequestBody,
+    RequestBodyValidationError,
+)
 from specload import load_document
 from swagger2 import convert_swagger2
 from werkzeug.datastructures import Headers, ImmutableMultiDict
@@ -39,6 +43,7 @@ from werkzeug.datastructures import Headers, ImmutableMultiDict
 TRANSPORT_HEADERS = frozenset({"accept", "content-type", "content-length", "host", "user-agent",
                                "authorization", "accept-encoding", "connection"})
 NESTED_KEY = re.compile(r"^[^\[\]]+\[[^\]]*\]\[")   # a[b][c]...: nested deepObject
+FRAGMENT = "%23"   # how the judge spells '#' in a path key
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
@@ -69,11 +74,8 @@ class Judge:
         if str(doc.get("swagger", "")).startswith("2"):
             doc = convert_swagger2(doc)
         self.version = str(doc.get("openapi", "3.0.0"))
-        doc.pop("security", None)
-        for item in (doc.get("paths") or {}).values():
-            for method in METHODS:
-                if isinstance(item, dict) and isinstance(item.get(method), dict):
-                    item[method].pop("security", None)
+        # jsonschema-path reads '#' in a key as a fragment: spell it %23 in path keys
+        doc["paths"] = {k.replace("#", FRAGMENT): v for k, v in (doc.get("paths") or {}).items()}
         self.doc = doc
         self.base_uri = spec_file.resolve().as_uri()
         self.spec = SchemaPath.from_dict(doc, base_uri=self.base_uri)
@@ -92,37 +94,62 @@ class Judge:
         return sorted(out, key=lambda p: (-len(p), p))
 
     def verdict(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The verdict of the operation the request names; a path key with a fragment
+        (``/files/{id}#shared_link``) is the same URL as the key without it, so such
+        operations are tried in turn and the first that accepts the request wins."""
         method, _, template = req["operation"].partition(" ")
-        path_item = (self.doc.get("paths") or {}).get(template)
-        if not isinstance(path_item, dict) or method.lower() not in path_item:
+        template = template.replace("#", FRAGMENT)
+        paths = self.doc.get("paths") or {}
+        keys = [k for k in paths if k == template or k.split(FRAGMENT, 1)[0] == template]
+        keys = [k for k in sorted(keys, key=lambda k: (k != template, k))
+                if method.lower() in self.spec / "paths" / k]   # follows a path item $ref
+        if not keys:
             return _bad("operation", f"no operation {req['operation']} in the document")
+        verdicts = [self._verdict(req, method, key) for key in keys]
+        return next((v for v in verdicts if v["ok"]), verdicts[0])
+
+    def _verdict(self, req: dict[str, Any], method: str, template: str) -> dict[str, Any]:
+        req = {**req, "operation": f"{method} {template}"}
         if req["method"].upper() != method.upper():
             return _bad("operation", f"method {req['method']} sent for {req['operation']}")
-        path_vars = self._match(template.split("#", 1)[0], req["path"])
+        path_vars = self._match(template.split(FRAGMENT, 1)[0], req["path"])
         if path_vars is None:
             return _bad("operation", f"path {req['path']!r} does not match {template} "
                         f"under any server base path {self.bases}")
         nested = [k for k, _ in parse_qsl(req.get("query") or "", keep_blank_values=True)
                   if NESTED_KEY.match(k)]
         nested += _nested_form_keys(req)
-        if nested:
-            return {"ok": False, "class": "unserialisable",
-                    "errors": [f"nested object under deepObject/form: {sorted(set(nested))}"]}
+        if nested or req.get("unserialisable"):
+            why = req.get("unserialisable") or (
+                f"nested object under deepObject/form: {sorted(set(nested))}")
+            return {"ok": False, "class": "unserialisable", "errors": [why]}
         path = self.spec / "paths" / template
         operation = path / method.lower()
         request = RawRequest(req, path_vars)
-        errors = [_describe(e) for e in self._validator()._iter_errors(request, operation, path)]
+        errors = [_describe(e) for e in self._errors(request, operation, path)
+                  if not _empty_form_body(req, e, operation)]
         if not errors:
             errors = self._required_body(req, operation)
         if errors:
             return _bad("openapi-core", *errors)
-        undeclared = self._undeclared(req, path_item, method.lower())
+        undeclared = self._undeclared(req, method.lower())
         if undeclared:
             return _bad("undeclared", *undeclared)
         return {"ok": True, "errors": [], "class": None}
 
-    def _validator(self) -> Any:
-        return self.api.request_validator
+    def _errors(self, request: RawRequest, operation: SchemaPath,
+                path: SchemaPath) -> list[Exception]:
+        """openapi-core's parameter and body checks; never its security check
+        (credentials are not the binding's business)."""
+        validator = self.api.request_validator
+        errors = list(validator._iter_parameters_errors(request, operation, path))
+        try:
+            validator._get_body(request.body, request.content_type, operation)
+        except MissingRequestBody:
+            pass
+        except RequestBodyValidationError as exc:
+            errors.append(exc)
+        return errors
 
     def _match(self, template: str, path: str) -> dict[str, str] | None:
         names: list[str] = []
@@ -146,8 +173,8 @@ class Judge:
             return ["MissingRequiredRequestBody: the operation requires a request body"]
         return []
 
-    def _undeclared(self, req: dict[str, Any], item: dict[str, Any], method: str) -> list[str]:
-        declared = _declared_parameters(self.spec / "paths", item, method, req["operation"])
+    def _undeclared(self, req: dict[str, Any], method: str) -> list[str]:
+        declared = _declared_parameters(self.spec / "paths", method, req["operation"])
         errors = []
         for name, _ in parse_qsl(req.get("query") or "", keep_blank_values=True):
             base = name.split("[", 1)[0]
@@ -217,8 +244,7 @@ def _property_names(schema: SchemaPath, depth: int) -> tuple[set[str], bool]:
     return names, is_open
 
 
-def _declared_parameters(paths: SchemaPath, item: dict[str, Any], method: str,
-                         op: str) -> dict[str, Any]:
+def _declared_parameters(paths: SchemaPath, method: str, op: str) -> dict[str, Any]:
     template = op.partition(" ")[2]
     out: dict[str, Any] = {"query": set(), "header": set(), "cookie": set(),
                            "query_open": False, "cookie_open": False}
@@ -276,6 +302,19 @@ def _nested_form_keys(req: dict[str, Any]) -> list[str]:
     if ctype != "application/x-www-form-urlencoded" or req.get("body") is None:
         return []
     return [k for k, _ in parse_qsl(req["body"], keep_blank_values=True) if NESTED_KEY.match(k)]
+
+
+def _empty_form_body(req: dict[str, Any], exc: BaseException, operation: SchemaPath) -> bool:
+    """openapi-core 0.23 reads an empty body as no body (``if not body``); an empty
+    form body is the form encoding of {}: accepted when the form schema requires no field."""
+    if type(exc).__name__ != "MissingRequiredRequestBody" or req.get("body") != "":
+        return False
+    ctype = (req.get("contentType") or "").split(";")[0].strip()
+    media = _media_for(operation / "requestBody" / "content", ctype)
+    if media is None or "schema" not in media:
+        return True
+    with (media / "schema").open() as raw:
+        return not (isinstance(raw, dict) and raw.get("required"))
 
 
 def _describe(exc: BaseException) -> str:

@@ -20,11 +20,15 @@ from urllib.parse import urlsplit
 import jsonschema
 import yaml
 from hypothesis import HealthCheck, Phase, given, seed, settings
-from hypothesis.errors import HypothesisException
+from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 from .client import judge
 from .wire import build
+
+# String formats hypothesis-jsonschema does not know, drawn as what they name (the
+# judge checks them).
+FORMATS = {"uuid": st.uuids().map(str)}
 
 
 def base_path(spec: Path) -> str:
@@ -41,8 +45,8 @@ def base_path(spec: Path) -> str:
 
 
 def fill_all(schema: Any) -> Any:
-    """The schema with every object's properties required: its instances are the
-    original's instances with every optional field present."""
+    """The schema with every object's properties required and every list non-empty:
+    its instances are the original's instances with optional and nested parts present."""
     if isinstance(schema, list):
         return [fill_all(s) for s in schema]
     if not isinstance(schema, dict):
@@ -51,16 +55,53 @@ def fill_all(schema: Any) -> Any:
     props = schema.get("properties")
     if isinstance(props, dict) and props:
         out["required"] = sorted(set(schema.get("required", [])) | set(props))
+    if "items" in schema and "minItems" not in schema and schema.get("maxItems") != 0:
+        out["minItems"] = 1
     return out
 
 
+DEPTH = 3           # a recursive $defs entry is unrolled this deep, then cut
+MAX_UNROLLED = 400_000
+
+
+def unroll(schema: dict[str, Any]) -> dict[str, Any]:
+    """``#/$defs/`` references inlined; a reference met again deeper than DEPTH becomes
+    ``false``, so the result accepts a subset of the original's instances (an optional
+    recursive field left out, a recursive list empty). hypothesis-jsonschema cannot
+    draw from recursive references; it can from this."""
+    defs = schema.get("$defs") or {}
+
+    def walk(node: Any, seen: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [walk(v, seen) for v in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            name = ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~")
+            if seen.count(name) >= DEPTH or name not in defs:
+                return False
+            rest = {k: walk(v, seen) for k, v in node.items() if k != "$ref"}
+            target = walk(defs[name], (*seen, name))
+            return {"allOf": [target, rest]} if rest else target
+        return {k: walk(v, seen) for k, v in node.items() if k != "$defs"}
+
+    out = walk(schema, ())
+    if len(json.dumps(out)) > MAX_UNROLLED:
+        raise ValueError("schema too large once unrolled")
+    return dict(out)
+
+
 def draw(schema: dict[str, Any], count: int, seed_value: int) -> list[Any]:
+    """``count`` instances (fewer when duplicates); raises when nothing can be drawn."""
     found: list[Any] = []
+    if "$defs" in schema:
+        schema = unroll(schema)
 
     @seed(seed_value)
     @settings(max_examples=count, derandomize=True, database=None, deadline=None,
               phases=[Phase.generate], suppress_health_check=list(HealthCheck))
-    @given(from_schema(schema))
+    @given(from_schema(schema, custom_formats=FORMATS))
     def collect(value: Any) -> None:
         found.append(value)
 
@@ -90,8 +131,7 @@ def arguments_for(entry: dict[str, Any], count: int, seed_value: int,
     for variant in (schema, fill_all(schema)):
         try:
             samples += draw(variant, count, seed_value)
-        except (HypothesisException, jsonschema.exceptions.SchemaError, RecursionError,
-                ValueError, TypeError, KeyError):
+        except Exception:   # an undrawable schema is counted (undrawable), never judged
             continue
     seen: set[str] = set()
     out = []

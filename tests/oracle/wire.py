@@ -15,6 +15,8 @@ from urllib.parse import quote
 UNRESERVED = "-._~"
 RESERVED = ":/?#[]@!$&'()*+,;="
 BOUNDARY = "oracle-boundary-7d1c"
+FORM = "application/x-www-form-urlencoded"
+MULTIPART = "multipart/form-data"
 
 
 def text(value: Any) -> str:
@@ -33,7 +35,8 @@ def enc(value: str, reserved: bool = False) -> str:
 
 
 def _pairs(value: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(k, text(v)) for k, v in value.items()]
+    return [(k, text(v) if not isinstance(v, (dict, list)) else json.dumps(v))
+            for k, v in value.items()]
 
 
 def path_value(value: Any, style: str, explode: bool, name: str) -> str:
@@ -99,6 +102,25 @@ def _deep(prefix: str, value: dict[str, Any], e: Any) -> list[str]:
     return out
 
 
+def nested(value: Any) -> bool:
+    """An object or list holding an object or list: no OpenAPI style writes it."""
+    inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) \
+        else []
+    return any(isinstance(v, (dict, list)) for v in inner)
+
+
+def _object_in_form(value: Any, style: str) -> bool:
+    """A form field no OpenAPI rule writes: an object not under deepObject (its names
+    would be spread among the other fields'), or anything nested."""
+    if isinstance(value, dict):
+        return style != "deepObject" or any(isinstance(v, dict) for v in value.values())
+    return nested(value)
+
+
+def _unserialisable(req: dict[str, Any], why: str) -> None:
+    req.setdefault("unserialisable", why)
+
+
 def header_value(value: Any, explode: bool) -> str:
     if isinstance(value, list):
         return ",".join(text(v) for v in value)
@@ -116,6 +138,7 @@ def build(entry: dict[str, Any], args: dict[str, Any], base_path: str) -> dict[s
     """The request a catalog entry's binding implies for ``args`` (valid for its inputSchema)."""
     binding = entry["binding"]
     path = binding["path"]
+    unserialisable: list[str] = []
     query: list[str] = []
     headers: dict[str, str] = {}
     cookies: dict[str, str] = {}
@@ -127,6 +150,8 @@ def build(entry: dict[str, Any], args: dict[str, Any], base_path: str) -> dict[s
         if b is None:
             raise KeyError(f"argument {arg!r} has no binding")
         loc, name = b["in"], b["name"]
+        if value is None and loc in ("query", "header", "cookie"):
+            continue   # RFC 6570 (OpenAPI's styles): an undefined/null value is not sent
         if b.get("contentType") and loc != "body":
             value = json.dumps(value, separators=(",", ":"))
         if loc == "path":
@@ -145,11 +170,18 @@ def build(entry: dict[str, Any], args: dict[str, Any], base_path: str) -> dict[s
             whole = ({**b, "base64": _base64(entry, arg)}, value)
         else:
             fields[name] = ({**b, "base64": _base64(entry, arg)}, value)
+    for arg, value in args.items():
+        b = binding["arguments"][arg]
+        if b["in"] in ("query", "cookie", "header", "path") and not b.get("contentType") \
+                and nested(value) and b.get("style") != "deepObject":
+            unserialisable.append(f"{arg}: a nested value in a {b['in']} parameter")
     req: dict[str, Any] = {
         "method": binding["method"], "path": base_path + path, "query": "&".join(query),
         "headers": headers, "cookies": cookies, "contentType": None, "body": None,
         "operation": f"{binding['method']} {binding.get('pathKey', binding['path'])}"}
     _body(req, binding, whole, fields)
+    for why in unserialisable:
+        _unserialisable(req, why)
     return req
 
 
@@ -161,16 +193,23 @@ def _body(req: dict[str, Any], binding: dict[str, Any],
         return
     req["contentType"] = ctype
     media = ctype.split(";")[0].strip().lower()
+    if whole is not None and media in (FORM, MULTIPART) and isinstance(whole[1], dict):
+        # a union/map form body: its properties are the fields, default encoding
+        fields = {k: ({"style": "form", "explode": True, "base64": False}, v)
+                  for k, v in whole[1].items()}
+        whole = None
     if whole is not None:
         _whole_body(req, media, whole[0], whole[1])
-    elif media == "application/x-www-form-urlencoded":
+    elif media == FORM:
         pieces: list[str] = []
         for name, (b, v) in fields.items():
             style = b.get("style", "form")
+            if _object_in_form(v, style):
+                _unserialisable(req, f"{name}: an object in a form body (style {style})")
             pieces += query_pairs(name, v, style, b.get("explode", style == "form"),
                                   b.get("allowReserved", False))
         req["body"] = "&".join(pieces)
-    elif media == "multipart/form-data":
+    elif media == MULTIPART:
         req["contentType"], req["bodyBase64"] = _multipart(fields)
         req["body"] = None
     else:

@@ -1,0 +1,92 @@
+"""What the wire demands beyond the spec's schema: constraints a value needs to be sendable.
+
+A value can be valid for a parameter's schema and still not make the request the
+schema describes. The inputSchema says so, so that every call it admits is a
+request the API's own document accepts (issue 11, measured by tests/oracle):
+
+* a path value that is an empty string or an empty list leaves an empty segment
+  (``DELETE /api/session/`` is a different resource): ``minLength: 1`` /
+  ``minItems: 1``;
+* a query value that is empty (``name=``) is only allowed with ``allowEmptyValue``:
+  ``minLength: 1`` / ``minItems: 1`` otherwise;
+* an empty list cannot be sent in a header or a cookie, or as a required query
+  parameter (form/explode drops it from the URL): ``minItems: 1``;
+* a header value is visible Latin-1 text without control characters or surrounding
+  white space (RFC 9110 field-value): ``HEADER_PATTERN``; a cookie value is RFC 6265
+  cookie-octets: ``COOKIE_PATTERN``;
+* a required text or binary body cannot be empty (an empty body is no body):
+  ``minLength: 1``;
+* an optional body whose schema has required properties means "no body, or a body
+  with those": ``dependentRequired`` from every body argument to the others;
+* a required body whose fields are all optional: ``binding.bodyRequired`` says a
+  caller sends ``{}`` when no body argument is given.
+Integer ``format: int32``/``int64`` bounds are added where schemas are rewritten
+(``generator/normalise/schema.py``), at any depth.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.model.types import ArgumentBinding
+
+# RFC 9110 field-value: visible ASCII and obs-text (Latin-1), inner spaces and tabs.
+HEADER_PATTERN = r"^(?:[!-~\x80-\xff](?:[\t -~\x80-\xff]*[!-~\x80-\xff])?)?$"
+# RFC 6265 cookie-octet: no control characters, white space, DQUOTE, comma, ; or \.
+COOKIE_PATTERN = r"^[!#-+\--:<-\[\]-~]*$"
+
+
+def _kinds(target: Any) -> set[str] | None:
+    """The JSON types a resolved spec schema allows; None when it does not say."""
+    if not isinstance(target, dict):
+        return None
+    kind = target.get("type")
+    if isinstance(kind, str):
+        return {kind}
+    if isinstance(kind, list):
+        return {k for k in kind if isinstance(k, str)}
+    return None
+
+
+def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool) -> Any:
+    """``schema`` (rewritten) with the constraints its location needs on the wire."""
+    if not isinstance(schema, dict):
+        return schema
+    kinds = _kinds(target)
+    may_string = kinds is None or "string" in kinds
+    may_array = kinds is None or "array" in kinds
+    out = dict(schema)
+    empty_ok = location == "query" and allow_empty
+    if may_string and location in ("path", "query") and not empty_ok:
+        out["minLength"] = max(1, out.get("minLength", 0))
+    if may_array and not empty_ok:   # an optional exploded query list may be omitted instead
+        out["minItems"] = max(1, out.get("minItems", 0))
+    if may_string and location in ("header", "cookie"):
+        pattern = HEADER_PATTERN if location == "header" else COOKIE_PATTERN
+        if "pattern" in out and out["pattern"] != pattern:
+            out["allOf"] = [*out.get("allOf", []), {"pattern": pattern}]
+        else:
+            out["pattern"] = pattern
+    return out
+
+
+def body_rules(schema: dict[str, Any], bindings: tuple[ArgumentBinding, ...],
+               spec_required: frozenset[str], body_required: bool) -> dict[str, Any]:
+    """The inputSchema with the body's presence rules (see the module docstring)."""
+    body = {b.wire_name: b.argument for b in bindings if b.location == "body"}
+    props = schema.get("properties", {})
+    out = dict(schema)
+    if None in body and body_required:
+        whole = body[None]
+        prop = props.get(whole)
+        if isinstance(prop, dict) and prop.get("type") == "string":
+            out["properties"] = {**props, whole: {**prop,
+                                                  "minLength": max(1, prop.get("minLength", 0))}}
+    needed = sorted(body[w] for w in spec_required if w in body)
+    if not body_required and needed:
+        rules = {arg: [n for n in needed if n != arg]
+                 for w, arg in sorted(body.items(), key=lambda kv: kv[1]) if w is not None}
+        rules = {k: v for k, v in rules.items() if v}
+        if rules:
+            out["dependentRequired"] = rules
+    return out
