@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.paths import SHARED
+from helpers.paths import SHARED, ref_root_for
 
 SPECS = SHARED / "specs"
 
@@ -136,11 +136,5 @@ def path_of(doc: str) -> Path:
     return SHARED / doc
 
 
-# Documents whose relative $refs leave the spec's own folder: the folder they may
-# reach (toolcat's ref_root setting), relative to the spec's folder.
-REF_ROOTS = {"corpus/oai-examples/v2.0/yaml/petstore-separate/spec/swagger.yaml": ".."}
-
-
 def ref_root_of(doc: str) -> Path | None:
-    extra = REF_ROOTS.get(doc)
-    return None if extra is None else path_of(doc).parent / extra
+    return ref_root_for(path_of(doc))

@@ -18,7 +18,7 @@ from generator.pipeline import build_catalog, render_files, spec_verdict
 from generator.vocab.files import CATALOG_FILE
 
 from .generate import run_cli
-from .paths import shared
+from .paths import ref_root_for, shared
 
 __all__ = ["generate", "operation", "real", "real_catalog", "run_cli", "tool", "write_spec"]
 
@@ -47,7 +47,10 @@ def generate(path: Path, *, validate: bool = True, **target: Any) -> dict[str, A
 
 @lru_cache(maxsize=8)
 def _real_catalog(path: Path, budget: int | None) -> dict[str, Any]:
-    options = {} if budget is None else {"name_budget": budget}
+    options: dict[str, Any] = {} if budget is None else {"name_budget": budget}
+    ref_root = ref_root_for(path)
+    if ref_root is not None:
+        options["ref_root"] = ref_root
     return generate(path, validate=False, **options)
 
 

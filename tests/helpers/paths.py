@@ -36,3 +36,18 @@ def shared(*parts: str) -> Path:
 
 def ersatztv(name: str) -> Path:
     return shared("specs", "ersatztv", name)
+
+
+# Documents whose relative $refs leave the spec's own folder: the folder they may
+# reach (toolcat's ref_root setting), relative to the spec's folder.
+REF_ROOTS = {"corpus/oai-examples/v2.0/yaml/petstore-separate/spec/swagger.yaml": ".."}
+
+
+def ref_root_for(path: Path) -> Path | None:
+    """The ref_root a real document under SHARED needs, or None (its own folder)."""
+    try:
+        doc = path.resolve().relative_to(SHARED.resolve()).as_posix()
+    except ValueError:
+        return None
+    extra = REF_ROOTS.get(doc)
+    return None if extra is None else path.parent / extra
