@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 
 import click
 
-from generator import flows
-from generator.config import (
+from . import flows
+from .config import (
     DEFAULT_CONFIG,
     Target,
     check_catalog_name,
@@ -26,20 +26,20 @@ from generator.config import (
     portable,
     select,
 )
-from generator.diff import StaleCheck
-from generator.errors import ToolcatError
-from generator.load.validation.findings import Findings, warnings
-from generator.model.naming import catalog_name
-from generator.progress import progress
-from generator.vocab.files import CATALOG_FILE
-from generator.vocab.validation import MODES, Mode
+from .diff import StaleCheck
+from .errors import ToolcatError
+from .load.validation.findings import Findings, warnings
+from .model.naming import catalog_name
+from .progress import progress
+from .vocab.files import CATALOG_FILE
+from .vocab.validation import MODES, Mode
 
 OK, STALE, ERROR = 0, 1, 2
 
 
 def default_catalog_name(spec: Path) -> str:
     """From the spec's ``info.title``, else its folder's name (see ``catalog_name``)."""
-    from generator.parse.reader import read_document  # noqa: PLC0415
+    from .parse.reader import read_document  # noqa: PLC0415
 
     document, _ = read_document(spec)
     info = document.get("info") if isinstance(document, dict) else None
@@ -119,11 +119,11 @@ class _Commands(click.Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name == "diff":
-            from generator.diff.command import diff  # noqa: PLC0415
+            from .diff.command import diff  # noqa: PLC0415
 
             return diff
         if name == "verify":
-            from generator.verify.command import verify  # noqa: PLC0415
+            from .verify.command import verify  # noqa: PLC0415
 
             return verify
         return super().get_command(ctx, name)
@@ -239,8 +239,8 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     # Imported here: the MCP SDK costs every other command's start-up otherwise.
     import anyio  # noqa: PLC0415
 
-    from generator.runtime.embed import build_server, open_catalog  # noqa: PLC0415
-    from generator.runtime.mcp_server import run_http, run_stdio  # noqa: PLC0415
+    from .runtime.embed import build_server, open_catalog  # noqa: PLC0415
+    from .runtime.mcp_server import run_http, run_stdio  # noqa: PLC0415
 
     catalog = open_catalog(target.output)
     server = build_server(catalog, base_url=base_url, credentials=target.credentials,
@@ -260,7 +260,7 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
               help="The OpenAPI document (default: the one found in this project).")
 def init(spec: Path | None) -> None:
     """Set up this project: a config, a CI workflow, a pre-commit hook."""
-    from generator.init.project import init_project  # noqa: PLC0415
+    from .init.project import init_project  # noqa: PLC0415
 
     written, next_command = init_project(Path.cwd(), spec)
     for item in written:

@@ -25,11 +25,11 @@ from typing import Annotated
 
 import pydantic
 
-from generator.errors import fail, nearest
-from generator.parse.checked_yaml import Lines, parse_model, read_yaml
-from generator.vocab.files import CATALOG_TEMPLATES
-from generator.vocab.mcp import MAX_NAME
-from generator.vocab.validation import Mode
+from .errors import fail, nearest
+from .parse.checked_yaml import Lines, parse_model, read_yaml
+from .vocab.files import CATALOG_TEMPLATES
+from .vocab.mcp import MAX_NAME
+from .vocab.validation import Mode
 
 DEFAULT_CONFIG = Path("specs/toolcat.yaml")
 # The catalog name rule, the one place it lives: the name becomes a Python package

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.config import Target
-from generator.load.validation.findings import Findings
-from generator.output.files import (
+from .config import Target
+from .load.validation.findings import Findings
+from .output.files import (
     Difference,
     compare,
     on_disk,
@@ -21,11 +21,11 @@ from generator.output.files import (
     recover,
     write_catalog,
 )
-from generator.output.fresh import remember_outputs, unchanged
-from generator.output.guard import check_replaceable, emitted_names, replaceable_names
-from generator.output.record import make_record
-from generator.output.unwritable import refused_when_unwritable
-from generator.vocab.files import CATALOG_FILE, RECORD_FILE
+from .output.fresh import remember_outputs, unchanged
+from .output.guard import check_replaceable, emitted_names, replaceable_names
+from .output.record import make_record
+from .output.unwritable import refused_when_unwritable
+from .vocab.files import CATALOG_FILE, RECORD_FILE
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Checked:
 def generate(target: Target, config: Path | None = None) -> Generated:
     """Build, then replace the folder, if it is one toolcat may replace (see
     output/guard.py; ``config``: the config file, an input the folder must not hold)."""
-    from generator.pipeline import build  # noqa: PLC0415 - see the module's docstring
+    from .pipeline import build  # noqa: PLC0415 - see the module's docstring
 
     names = emitted_names(target)
     replaceable = replaceable_names(target)
@@ -81,7 +81,7 @@ def check(target: Target) -> Checked:
     tools = unchanged(target, current)
     if tools is not None:
         return Checked(target, tools, ())
-    from generator.pipeline import build  # noqa: PLC0415 - not needed when fresh
+    from .pipeline import build  # noqa: PLC0415 - not needed when fresh
 
     built = build(target, render=True)
     catalog, files = built.catalog, built.files or {}
@@ -89,7 +89,7 @@ def check(target: Target) -> Checked:
     if not differences:
         remember_outputs(target, built.spec_files, files, len(catalog.tools))
         return Checked(target, len(catalog.tools), (), findings=built.findings)
-    from generator.diff.report import stale_summary  # noqa: PLC0415 - only when stale
+    from .diff.report import stale_summary  # noqa: PLC0415 - only when stale
 
     summary = stale_summary(current.get(CATALOG_FILE), files[CATALOG_FILE])
     return Checked(target, len(catalog.tools), tuple(differences), summary, built.findings)

@@ -16,26 +16,26 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from generator.cache.bundles import cached_bundle
-from generator.cache.formatted import cached_formatter
-from generator.config import Target
-from generator.errors import ToolcatError, fail
-from generator.load.bundle import bundle
-from generator.load.swagger2 import convert
-from generator.load.validation.findings import Findings, refusal
-from generator.load.validation.validate import validate_in_background, validator_id, verdict
-from generator.model.build import check_names, draft_tools
-from generator.model.schema_check import check_schemas
-from generator.model.types import Catalog, Source
-from generator.normalise.defs import Definitions
-from generator.output.files import Files
-from generator.output.record import SpecFiles, spec_files
-from generator.overrides.apply import apply_overrides
-from generator.overrides.schema import read_overrides
-from generator.render.catalog import render_catalog
-from generator.render.python_module import black_format, black_key, render_python
-from generator.render.summary import render_summary
-from generator.vocab.files import CATALOG_FILE, MODELS_FILE, MODULE_FILE, SUMMARY_FILE
+from .cache.bundles import cached_bundle
+from .cache.formatted import cached_formatter
+from .config import Target
+from .errors import ToolcatError, fail
+from .load.bundle import bundle
+from .load.swagger2 import convert
+from .load.validation.findings import Findings, refusal
+from .load.validation.validate import validate_in_background, validator_id, verdict
+from .model.build import check_names, draft_tools
+from .model.schema_check import check_schemas
+from .model.types import Catalog, Source
+from .normalise.defs import Definitions
+from .output.files import Files
+from .output.record import SpecFiles, spec_files
+from .overrides.apply import apply_overrides
+from .overrides.schema import read_overrides
+from .render.catalog import render_catalog
+from .render.python_module import black_format, black_key, render_python
+from .render.summary import render_summary
+from .vocab.files import CATALOG_FILE, MODELS_FILE, MODULE_FILE, SUMMARY_FILE
 
 
 @dataclass(frozen=True)
@@ -184,7 +184,7 @@ def _render_module_and_summary(catalog: Catalog, *, models: bool = False,
                                         regenerate=regenerate),
              SUMMARY_FILE: render_summary(catalog, templates)}
     if models:
-        from generator.models.render import render_models  # noqa: PLC0415 - 0.5 s import
+        from .models.render import render_models  # noqa: PLC0415 - 0.5 s import
 
         files[MODELS_FILE] = render_models(catalog, templates, formatter=formatter,
                                            regenerate=regenerate)

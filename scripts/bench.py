@@ -134,7 +134,7 @@ def measure(argv: list[str], log: Path, timeout: float, env: dict[str, str]) -> 
 def count_operations(spec: Path) -> str:
     """Operations under paths (+ webhooks) of the bundled document, as toolcat reads it."""
     try:
-        from generator.load.bundle import bundle  # noqa: PLC0415 - only when measuring
+        from toolcat.load.bundle import bundle  # noqa: PLC0415 - only when measuring
 
         document: Any = bundle(spec).document
     except Exception as exc:  # a document toolcat rejects still gets a row

@@ -22,13 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from bench import available, documents
-
-from generator.config import Target
-from generator.errors import ToolcatError
-from generator.models.document import models_document
-from generator.models.render import model_classes, render_models
-from generator.pipeline import build_catalog, spec_verdict
-from generator.render.python_module import black_format
+from toolcat.config import Target
+from toolcat.errors import ToolcatError
+from toolcat.models.document import models_document
+from toolcat.models.render import model_classes, render_models
+from toolcat.pipeline import build_catalog, spec_verdict
+from toolcat.render.python_module import black_format
 
 HEADER = ("| document | tools | models.py bytes | classes | document s | "
           "datamodel-code-generator s | black s | total s (cpu) | note |\n"

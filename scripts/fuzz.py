@@ -72,8 +72,7 @@ def main() -> int:
         print(f"no seed documents found under {SHARED} or {REPO / 'specs'}", file=sys.stderr)
         return 2
     import yaml  # noqa: PLC0415 - after argument parsing, like the rest of the heavy imports
-
-    from generator.parse.reader import parse_bytes  # noqa: PLC0415
+    from toolcat.parse.reader import parse_bytes  # noqa: PLC0415
 
     parsed = [(p, parse_bytes(raw, p)) for p, raw in seeds]
     rng = random.Random(args.seed)
@@ -261,8 +260,8 @@ def _kill(pid: int) -> None:
 
 
 def _in_child(spec: Path, out: Path) -> dict[str, Any]:
-    from generator.cli import cli  # noqa: PLC0415
-    from generator.errors import ToolcatError  # noqa: PLC0415
+    from toolcat.cli import cli  # noqa: PLC0415
+    from toolcat.errors import ToolcatError  # noqa: PLC0415
 
     try:
         cli.main(["generate", "--spec", str(spec), "--out", str(out)],

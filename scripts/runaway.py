@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-CLI = [sys.executable, "-c", "from generator.cli import main; main()"]
+CLI = [sys.executable, "-c", "from toolcat.cli import main; main()"]
 HEAD = 'openapi: 3.0.0\ninfo: {title: t, version: "1"}\npaths: {}\nx-h: '
 
 

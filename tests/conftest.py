@@ -12,10 +12,9 @@ import tempfile
 import pytest
 from helpers.generate import example_target
 from helpers.inprocess import toolcat  # noqa: F401 - a fixture, registered by importing it
-
-from generator.model.types import Catalog
-from generator.output.files import Files
-from generator.pipeline import build_catalog, render_files
+from toolcat.model.types import Catalog
+from toolcat.output.files import Files
+from toolcat.pipeline import build_catalog, render_files
 
 os.environ["TOOLCAT_CACHE_DIR"] = tempfile.mkdtemp(prefix="toolcat-test-cache-")
 

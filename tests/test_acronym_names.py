@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers.generate import run_cli
-
-from generator.model.naming import catalog_name, snake, tool_name
+from toolcat.model.naming import catalog_name, snake, tool_name
 
 TABLE = [
     ("CreateFFmpegProfile", "create_ffmpeg_profile"),

@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 from helpers.generate import build
-
-from generator.model.argument_names import Wanted, assign, spelled
-from generator.model.naming import argument_name
+from toolcat.model.argument_names import Wanted, assign, spelled
+from toolcat.model.naming import argument_name
 
 
 def _spec(tmp_path: Path, params: list[tuple[str, str]], body: list[str] | None = None,

@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 from helpers.fixtures import write_spec
 from helpers.generate import run_cli
-
-from generator.output.files import remove_stale_staging, write_catalog
+from toolcat.output.files import remove_stale_staging, write_catalog
 
 SPEC = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
         "paths": {"/x": {"get": {"operationId": "getX",
@@ -70,7 +69,7 @@ def _gone(pid: int) -> bool:
 
 PARENT = """
 import sys, time
-from generator.load.validation import validate
+from toolcat.load.validation import validate
 pid_file = sys.argv[1]
 
 def slow(document, file, *args, **kwargs):

@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 from helpers.fixtures import generate, real, run_cli, write_spec
-
-from generator.errors import ToolcatError
+from toolcat.errors import ToolcatError
 
 HEAD = 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\n'
 PET_WITH_NULL_REF = HEAD + """\

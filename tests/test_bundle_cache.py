@@ -12,13 +12,12 @@ import json
 from pathlib import Path
 
 import pytest
-
-from generator.cache import bundles, store
-from generator.cache.bundles import cached_bundle
-from generator.config import Target
-from generator.load.bundle import Bundle, bundle
-from generator.output import fresh
-from generator.output.files import on_disk, write_catalog
+from toolcat.cache import bundles, store
+from toolcat.cache.bundles import cached_bundle
+from toolcat.config import Target
+from toolcat.load.bundle import Bundle, bundle
+from toolcat.output import fresh
+from toolcat.output.files import on_disk, write_catalog
 
 
 @pytest.fixture

@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import toolcat.load.bundle as bundle_module
 from corpus.docs import DOCUMENTS, path_of, ref_root_of
 from helpers.fixtures import write_spec
-
-import generator.load.bundle as bundle_module
-from generator.load.bundle import bundle
-from generator.parse.reader import read_document
+from toolcat.load.bundle import bundle
+from toolcat.parse.reader import read_document
 
 
 def _walked(path: Path, monkeypatch: pytest.MonkeyPatch, ref_root: Path | None = None) -> Any:

@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pydantic
 import pytest
-
-from generator.config import NAME_PATTERN, Target, load_config
-from generator.errors import ToolcatError
+from toolcat.config import NAME_PATTERN, Target, load_config
+from toolcat.errors import ToolcatError
 
 
 def test_schema_repeats_the_rule() -> None:
-    schema = json.loads(files("generator").joinpath("schemas/catalog.schema.json").read_bytes())
+    schema = json.loads(files("toolcat").joinpath("schemas/catalog.schema.json").read_bytes())
     assert schema["properties"]["name"]["pattern"] == NAME_PATTERN
 
 

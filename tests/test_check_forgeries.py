@@ -21,14 +21,13 @@ import pytest
 from click.testing import CliRunner, Result
 from helpers.fixtures import write_spec
 from helpers.generate import run_cli
-
-from generator.cli import cli
-from generator.jsonio import dumps
-from generator.load.bundle import bundle
-from generator.pipeline import spec_digest
-from generator.render.catalog import tools_digest
-from generator.vocab.digests import sha256_hex, sha256_tagged
-from generator.vocab.files import CATALOG_FILE, MODULE_FILE, RECORD_FILE, SUMMARY_FILE
+from toolcat.cli import cli
+from toolcat.jsonio import dumps
+from toolcat.load.bundle import bundle
+from toolcat.pipeline import spec_digest
+from toolcat.render.catalog import tools_digest
+from toolcat.vocab.digests import sha256_hex, sha256_tagged
+from toolcat.vocab.files import CATALOG_FILE, MODULE_FILE, RECORD_FILE, SUMMARY_FILE
 
 ITEM = {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
 OK = {"200": {"description": "ok"}}

@@ -18,9 +18,8 @@ from typing import Any
 import pytest
 from helpers.generate import read_folder, run_cli
 from helpers.paths import EXAMPLE_SPEC
-
-from generator.output import files
-from generator.output.files import Files
+from toolcat.output import files
+from toolcat.output.files import Files
 
 POINTER_OR_LINE = re.compile(r"^\S+\.json: (/paths/\S+|/components/\S+|line \d+)", re.M)
 

@@ -15,8 +15,7 @@ from pathlib import Path
 
 from helpers.fixtures import write_spec
 from helpers.generate import CLI
-
-from generator.output.files import parent_locked
+from toolcat.output.files import parent_locked
 
 SPEC = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {
     "operationId": "a", "responses": {"200": {"description": "ok"}}}}}}

@@ -14,8 +14,7 @@ from typing import Any
 
 from helpers.paths import REPO
 from packaging.requirements import Requirement
-
-from generator.identity import requirement_versions
+from toolcat.identity import requirement_versions
 
 CONSTRAINTS = REPO / ".ci" / "constraints.txt"
 

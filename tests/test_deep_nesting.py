@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 from helpers.generate import run_cli
-
-from generator.errors import ToolcatError
-from generator.parse.limits import MAX_DEPTH
-from generator.parse.reader import parse_bytes
+from toolcat.errors import ToolcatError
+from toolcat.parse.limits import MAX_DEPTH
+from toolcat.parse.reader import parse_bytes
 
 HEAD = 'openapi: 3.0.0\ninfo: {title: deep, version: "1"}\npaths: {}\nx-deep: '
 

@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 from helpers.generate import CLI, build, example_target, read_folder
 from helpers.paths import ERSATZTV_V1, EXAMPLE_SPEC, ersatztv, shared
-
-from generator.jsonio import loads
-from generator.pipeline import build_catalog, render_files
+from toolcat.jsonio import loads
+from toolcat.pipeline import build_catalog, render_files
 
 SEEDS = ("0", "1", "12345")
 LICHESS = ("corpus", "lichess", "doc", "specs", "lichess-api.yaml")

@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from generator.config import Target
-from generator.diff.catalogs import CatalogView, parse_catalog
-from generator.diff.classify import Change, diff_catalogs
-from generator.pipeline import build_catalog
-from generator.render.catalog import render_catalog
+from toolcat.config import Target
+from toolcat.diff.catalogs import CatalogView, parse_catalog
+from toolcat.diff.classify import Change, diff_catalogs
+from toolcat.pipeline import build_catalog
+from toolcat.render.catalog import render_catalog
 
 Doc = dict[str, Any]
 B, C = "breaking", "compatible"

@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from generator.cli import main
+from toolcat.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "generated" / "broadcast" / "catalog.json"
@@ -143,7 +142,7 @@ def test_errors_exit_2_with_file_and_fix(
 def test_text_is_coloured_only_on_a_terminal(tmp_path: Path, catalog: dict[str, Any]) -> None:
     old = write(tmp_path / "old", catalog)
     new = write(tmp_path / "new", breaking_change(catalog)[0])
-    command = [sys.executable, "-c", "from generator.cli import main; main()", "diff",
+    command = [sys.executable, "-c", "from toolcat.cli import main; main()", "diff",
                str(old), str(new)]
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     piped = subprocess.run(command, capture_output=True, text=True, check=False, env=env)

@@ -12,13 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from generator.config import Target
-from generator.diff.catalogs import CatalogView, parse_catalog
-from generator.diff.classify import CatalogDiff, Change, diff_catalogs
-from generator.diff.report import render_markdown, render_text
-from generator.pipeline import build_catalog, spec_verdict
-from generator.render.catalog import render_catalog
+from toolcat.config import Target
+from toolcat.diff.catalogs import CatalogView, parse_catalog
+from toolcat.diff.classify import CatalogDiff, Change, diff_catalogs
+from toolcat.diff.report import render_markdown, render_text
+from toolcat.pipeline import build_catalog, spec_verdict
+from toolcat.render.catalog import render_catalog
 
 ERSATZTV = Path(__file__).resolve().parents[1].parent / "shared" / "specs" / "ersatztv"
 V1_30, V1, PR = "v1-453737a5.json", "v1.json", "v1-pr2735-89e78ffe.json"

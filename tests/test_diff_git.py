@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from generator.cli import main
+from toolcat.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "generated" / "broadcast" / "catalog.json"

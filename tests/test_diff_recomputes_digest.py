@@ -7,13 +7,12 @@ A description hand-edited under the old digest used to be reported as no change
 from __future__ import annotations
 
 import orjson
-
-from generator.diff.catalogs import parse_catalog
-from generator.diff.classify import diff_catalogs
-from generator.diff.report import stale_summary
-from generator.jsonio import dumps
-from generator.output.files import Files
-from generator.vocab.files import CATALOG_FILE
+from toolcat.diff.catalogs import parse_catalog
+from toolcat.diff.classify import diff_catalogs
+from toolcat.diff.report import stale_summary
+from toolcat.jsonio import dumps
+from toolcat.output.files import Files
+from toolcat.vocab.files import CATALOG_FILE
 
 
 def _edited(original: bytes) -> tuple[bytes, str]:

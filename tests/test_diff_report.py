@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 from test_diff_classify import OVERRIDES, SPEC, build, op, rename_operation, schema
-
-from generator.diff.catalogs import CatalogView
-from generator.diff.classify import CatalogDiff, diff_catalogs
-from generator.diff.report import render_markdown, render_text, stale_summary
+from toolcat.diff.catalogs import CatalogView
+from toolcat.diff.classify import CatalogDiff, diff_catalogs
+from toolcat.diff.report import render_markdown, render_text, stale_summary
 
 EXPECTED_MARKDOWN = """\
 ### Catalog `widgets` (generated/widgets/catalog.json)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from generator.diff.schemas import compare_schemas
+from toolcat.diff.schemas import compare_schemas
 
 B, C = "breaking", "compatible"
 

@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 from test_diff_classify import SPEC
-
-from generator.config import Target, load_config
-from generator.model.types import Binding, Catalog, Tool
-from generator.pipeline import build_catalog
-from generator.render.summary import render_summary, row
+from toolcat.config import Target, load_config
+from toolcat.model.types import Binding, Catalog, Tool
+from toolcat.pipeline import build_catalog
+from toolcat.render.summary import render_summary, row
 
 OVERRIDES = {"operations": {
     "updateWidget": {"semantics": "full-replace"},

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 from helpers.generate import build, read_folder, run_cli
 from helpers.paths import ERSATZTV_V1, ERSATZTV_V1_30, ersatztv
-
-from generator.jsonio import dumps
-from generator.model.types import Catalog
+from toolcat.jsonio import dumps
+from toolcat.model.types import Catalog
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 

@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 from helpers.fixtures import write_spec
 from helpers.generate import run_cli
-
-from generator.config import Target
-from generator.output.guard import emitted_names
-from generator.vocab.files import CATALOG_FILE, MODULE_FILE, RECORD_FILE, SUMMARY_FILE
+from toolcat.config import Target
+from toolcat.output.guard import emitted_names
+from toolcat.vocab.files import CATALOG_FILE, MODULE_FILE, RECORD_FILE, SUMMARY_FILE
 
 SPEC = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
         "paths": {"/x": {"get": {"operationId": "getX",

@@ -15,11 +15,10 @@ from typing import Any
 import orjson
 import pytest
 from helpers.paths import EXAMPLE_OUTPUT
-
-from generator.model.types import Catalog
-from generator.output.files import Files, on_disk
-from generator.render.catalog import catalog_data
-from generator.vocab.files import RECORD_FILE
+from toolcat.model.types import Catalog
+from toolcat.output.files import Files, on_disk
+from toolcat.render.catalog import catalog_data
+from toolcat.vocab.files import RECORD_FILE
 
 FIX = "run `make regen` and commit generated/broadcast together with the spec"
 

@@ -15,9 +15,8 @@ from pathlib import Path
 import jinja2
 import pytest
 from helpers.inprocess import RunCli
-
-from generator.render.escape import code, markdown_cell, pydoc
-from generator.render.templates import environment
+from toolcat.render.escape import code, markdown_cell, pydoc
+from toolcat.render.templates import environment
 
 INJECTION = 'x""";__import__("os").system("touch PWNED");"""'
 SPOOFED = "/files/\u202egpj.exe/\u0000\u200b{id}"

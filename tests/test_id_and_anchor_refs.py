@@ -16,9 +16,8 @@ from typing import Any
 
 import pytest
 from helpers.fixtures import generate, real, tool, write_spec
-
-from generator.errors import ToolcatError
-from generator.load.bundle import bundle
+from toolcat.errors import ToolcatError
+from toolcat.load.bundle import bundle
 
 SCHEMAS: dict[str, Any] = {
     "Pet": {"type": "object", "properties": {

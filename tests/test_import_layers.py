@@ -32,6 +32,7 @@ RANKS = {
     "pipeline": 11, "diff": 11,
     "flows": 12, "verify": 12, "runtime": 12, "init": 12,   # init: sets up a project
     "cli": 13, "": 13,   # "": generator/__init__.py
+    "__main__": 14,      # python -m toolcat: runs the CLI
 }
 
 
@@ -46,19 +47,27 @@ def _room(module: str) -> str:
 
 
 def _imports(path: Path) -> set[str]:
-    """Every generator module ``path`` imports (``from generator.x import y``: x.y too,
-    when y is a module)."""
+    """Every generator module ``path`` imports, absolute or relative (``from .x import y``
+    and ``from generator.x import y``: x, and x.y too when y is a module). Inside the
+    package imports are relative, since it installs under the name ``toolcat``."""
     found: set[str] = set()
+    here = _module(path).split(".")
+    package = here if path.name == "__init__.py" else here[:-1]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module.split(".")[0] != "generator":
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - (node.level - 1)]
+                target = ".".join([*base, *([node.module] if node.module else [])])
+            elif node.module and node.module.split(".")[0] == "generator":
+                target = node.module
+            else:
                 continue
-            if node.module != "generator":   # ``from generator import flows``: flows only
-                found.add(node.module)
-            base = REPO.joinpath(*node.module.split("."))
-            found.update(f"{node.module}.{alias.name}" for alias in node.names
-                         if (base / f"{alias.name}.py").is_file()
-                         or (base / alias.name / "__init__.py").is_file())
+            if target != "generator":   # ``from generator import flows``: flows only
+                found.add(target)
+            folder = REPO.joinpath(*target.split("."))
+            found.update(f"{target}.{alias.name}" for alias in node.names
+                         if (folder / f"{alias.name}.py").is_file()
+                         or (folder / alias.name / "__init__.py").is_file())
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == "generator")
     return found

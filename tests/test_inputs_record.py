@@ -15,10 +15,9 @@ import orjson
 import pytest
 from helpers.fixtures import write_spec
 from helpers.generate import run_cli
-
-from generator import identity
-from generator.config import Target, load_config
-from generator.vocab.files import RECORD_FILE
+from toolcat import identity
+from toolcat.config import Target, load_config
+from toolcat.vocab.files import RECORD_FILE
 
 SPEC = {
     "openapi": "3.1.0", "info": {"title": "widgets", "version": "1"},

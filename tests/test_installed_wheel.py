@@ -78,7 +78,6 @@ def test_wheel_in_a_fresh_project(tmp_path: Path, toolcat: Path) -> None:
     _scratch_project(tmp_path, toolcat)
 
 
-@pytest.mark.xfail(strict=True, reason="import name rename pending")
 def test_wheel_beside_a_package_named_generator(tmp_path: Path, toolcat: Path) -> None:
     theirs = tmp_path / "src" / "generator"
     theirs.mkdir(parents=True)

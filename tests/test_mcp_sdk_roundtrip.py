@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 from helpers.generate import build
 from helpers.paths import ERSATZTV_SCRIPTED, ERSATZTV_V1, EXAMPLE_OUTPUT, ersatztv
-
-from generator.render.catalog import catalog_data
+from toolcat.render.catalog import catalog_data
 
 mcp_types = pytest.importorskip("mcp.types")
 

@@ -20,9 +20,8 @@ import referencing.exceptions
 from helpers.generate import build
 from helpers.paths import ERSATZTV_SCRIPTED, ERSATZTV_V1, ERSATZTV_V1_30, FIXTURES, ersatztv
 from referencing.jsonschema import DRAFT202012
-
-from generator.model.types import Catalog
-from generator.render.catalog import catalog_data
+from toolcat.model.types import Catalog
+from toolcat.render.catalog import catalog_data
 
 BASE = "urn:toolcat:tool-schema"
 # Keywords whose values are data, not schemas: a "$ref" key inside them is not a reference.
@@ -33,7 +32,7 @@ SHAPES = FIXTURES / "reachability" / "shapes.json"
 
 
 def catalog_schema() -> dict[str, Any]:
-    resource = files("generator").joinpath("schemas/catalog.schema.json")
+    resource = files("toolcat").joinpath("schemas/catalog.schema.json")
     loaded: dict[str, Any] = json.loads(resource.read_bytes())
     return loaded
 

@@ -25,11 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NonInteractiveExampleWarning
 from hypothesis_jsonschema import from_schema
-
-from generator.model.types import Catalog
-from generator.models.document import input_class
-from generator.output.files import Files
-from generator.pipeline import build_catalog, render_files
+from toolcat.model.types import Catalog
+from toolcat.models.document import input_class
+from toolcat.output.files import Files
+from toolcat.pipeline import build_catalog, render_files
 
 # Small corpus documents with varied shapes (oneOf bodies, form bodies, const,
 # allOf); `make test` runs the first two, `make models-parity` all of them with

@@ -9,10 +9,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-
-from generator.errors import ToolcatError
-from generator.model.types import Catalog
-from generator.models.render import render_models
+from toolcat.errors import ToolcatError
+from toolcat.model.types import Catalog
+from toolcat.models.render import render_models
 
 
 def _lines(data: bytes, marker: str) -> list[str]:

@@ -13,8 +13,7 @@ from types import ModuleType
 import pydantic
 import pytest
 from helpers.models import import_models
-
-from generator.output.files import Files
+from toolcat.output.files import Files
 
 UPDATE_ONLY = "graphicsElementIds"
 VALID_UPDATE = {

@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from generator.model.types import Catalog, Source, Tool
-from generator.models.document import models_document
+from toolcat.model.types import Catalog, Source, Tool
+from toolcat.models.document import models_document
 
 SIZE = {"type": "string", "enum": ["S", "M"]}
 WIDGET_OUT = {"type": "object", "properties": {"id": {"type": "integer"},

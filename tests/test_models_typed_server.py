@@ -18,8 +18,7 @@ import pytest
 from helpers.models import import_models
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-
-from generator.output.files import Files
+from toolcat.output.files import Files
 
 ARGS = {"channelId": 7, "ifMatch": '"v1"', "name": "News", "number": "1", "group": "g",
         "categories": [], "streamingMode": "TransportStream", "ffmpegProfileId": 1,
@@ -133,7 +132,7 @@ def test_unknown_tool_is_a_protocol_error(models: ModuleType) -> None:
 
 
 def test_serve_needs_every_tool(models: ModuleType, tmp_path: Path) -> None:
-    from generator.runtime.typed import serve_typed
+    from toolcat.runtime.typed import serve_typed
 
     with pytest.raises(ValueError, match="broadcast_get_channel"):
         serve_typed("x", [{"name": "broadcast_get_channel", "inputSchema": {"type": "object"}}],

@@ -13,8 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers.fixtures import generate, real, real_catalog, tool, write_spec
-
-from generator.load.bundle import bundle
+from toolcat.load.bundle import bundle
 
 DO = ("corpus", "digitalocean", "specification", "DigitalOcean-public.v2.yaml")
 

@@ -14,8 +14,7 @@ import re
 
 import pytest
 from helpers.fixtures import real_catalog
-
-from generator.model.naming import argument_name, name_from_route, shorten, tool_name
+from toolcat.model.naming import argument_name, name_from_route, shorten, tool_name
 
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 LONG = "get_organizations_by_org_id_projects_by_project_id_columns_by_column_id_cards"

@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 from helpers.generate import run_cli
-
-from generator.config import load_config
-from generator.errors import ToolcatError
-from generator.pipeline import build_catalog
+from toolcat.config import load_config
+from toolcat.errors import ToolcatError
+from toolcat.pipeline import build_catalog
 
 OPS = [  # (method, path, operationId, tags)
     ("get", "/media/items", "listMediaItems", ["media"]),

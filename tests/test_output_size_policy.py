@@ -24,12 +24,11 @@ import jsonschema_rs
 import orjson
 import pytest
 from helpers.fixtures import generate, real, real_catalog, tool, write_spec
-
-from generator.load.bundle import bundle
-from generator.load.swagger2 import convert
-from generator.model import outputs
-from generator.normalise.defs import Definitions
-from generator.vocab.pointers import escape_token
+from toolcat.load.bundle import bundle
+from toolcat.load.swagger2 import convert
+from toolcat.model import outputs
+from toolcat.normalise.defs import Definitions
+from toolcat.vocab.pointers import escape_token
 
 SAMPLES = [None, True, 0, 1.5, "", "x", [], [1], {}, {"a": 1}]
 REF = "#/components/schemas/"

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 from helpers.generate import run_cli
-
-from generator.errors import ToolcatError
-from generator.overrides.apply import apply_overrides
-from generator.overrides.schema import OverrideFile
+from toolcat.errors import ToolcatError
+from toolcat.overrides.apply import apply_overrides
+from toolcat.overrides.schema import OverrideFile
 
 
 def _spec(tmp_path: Path) -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import time
 
-from generator.progress import progress
+from toolcat.progress import progress
 
 
 class _Tty(io.StringIO):

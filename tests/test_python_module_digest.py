@@ -13,11 +13,10 @@ from pathlib import Path
 
 import black
 import pytest
-
-from generator.cache.formatted import cached_formatter
-from generator.model.types import Catalog
-from generator.render import python_module
-from generator.render.python_module import black_format, black_key, render_python
+from toolcat.cache.formatted import cached_formatter
+from toolcat.model.types import Catalog
+from toolcat.render import python_module
+from toolcat.render.python_module import black_format, black_key, render_python
 
 
 @pytest.fixture(scope="module")

@@ -29,9 +29,8 @@ from helpers.paths import (
     ersatztv,
 )
 from helpers.reachability import Untaught, compare, operations
-
-from generator.model.types import Catalog
-from generator.render.catalog import catalog_data
+from toolcat.model.types import Catalog
+from toolcat.render.catalog import catalog_data
 
 SHAPES = FIXTURES / "reachability" / "shapes.json"
 

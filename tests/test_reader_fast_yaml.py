@@ -22,10 +22,9 @@ import yaml
 from helpers.paths import CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from toolcat.errors import ToolcatError, fail
+from toolcat.parse import reader, yaml_build
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
-
-from generator.errors import ToolcatError, fail
-from generator.parse import reader, yaml_build
 
 # --- The oracle: reader.py's YAML read before it was made fast ------------------
 

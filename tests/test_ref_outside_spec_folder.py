@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 from helpers.fixtures import generate, write_spec
 from helpers.generate import run_cli
-
-from generator.errors import ToolcatError
-from generator.load.bundle import bundle
+from toolcat.errors import ToolcatError
+from toolcat.load.bundle import bundle
 
 SECRET = "API_TOKEN=s3cr3t-do-not-print"
 

@@ -19,9 +19,8 @@ from typing import Any
 import pytest
 from helpers.fixtures import generate, write_spec
 from helpers.generate import run_cli
-
-from generator.errors import Problem, ToolcatError
-from generator.parse.reader import parse_bytes
+from toolcat.errors import Problem, ToolcatError
+from toolcat.parse.reader import parse_bytes
 
 INFO = {"title": "t", "version": "1"}
 OK = {"200": {"description": "ok"}}

@@ -9,9 +9,8 @@ import socket
 import anyio
 from helpers.paths import EXAMPLE_OUTPUT
 from mcp import Client
-
-from generator.runtime.api import ApiHandler, ApiOptions
-from generator.runtime.mcp_server import make_server
+from toolcat.runtime.api import ApiHandler, ApiOptions
+from toolcat.runtime.mcp_server import make_server
 
 
 def test_unreachable_api_is_an_error_result() -> None:

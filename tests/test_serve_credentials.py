@@ -8,8 +8,7 @@ from typing import Any
 
 import anyio
 import httpx2
-
-from generator.runtime.api import ApiHandler, ApiOptions
+from toolcat.runtime.api import ApiHandler, ApiOptions
 
 SECRET = "s3cr3t-value"
 SCHEMES = {

@@ -7,8 +7,7 @@ import anyio
 from helpers.broadcast_api import SpecServer
 from helpers.paths import EXAMPLE_OUTPUT, EXAMPLE_SPEC
 from mcp import Client
-
-from generator.runtime.embed import Caller, build_server, open_catalog
+from toolcat.runtime.embed import Caller, build_server, open_catalog
 
 
 def test_caller_and_server_from_your_own_code() -> None:

@@ -1,4 +1,4 @@
-"""The MCP contract of `generator.runtime.mcp_server`, through the SDK's own client.
+"""The MCP contract of `toolcat.runtime.mcp_server`, through the SDK's own client.
 
 Tools here are written by the test; the handler records what it was called with so each case
 can prove that an invalid call never reached it.
@@ -12,8 +12,7 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-
-from generator.runtime.mcp_server import ToolOutcome, make_server
+from toolcat.runtime.mcp_server import ToolOutcome, make_server
 
 TOOL = {
     "name": "demo_get_thing",

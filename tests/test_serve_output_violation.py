@@ -10,9 +10,8 @@ import anyio
 from helpers.broadcast_api import SpecServer
 from helpers.paths import EXAMPLE_OUTPUT, EXAMPLE_SPEC
 from mcp import Client
-
-from generator.runtime.api import ApiHandler, ApiOptions
-from generator.runtime.mcp_server import make_server
+from toolcat.runtime.api import ApiHandler, ApiOptions
+from toolcat.runtime.mcp_server import make_server
 
 
 def test_response_violating_output_schema_is_reported() -> None:

@@ -8,8 +8,7 @@ from typing import Any
 
 import anyio
 import httpx2
-
-from generator.runtime.api import ApiHandler, ApiOptions
+from toolcat.runtime.api import ApiHandler, ApiOptions
 
 
 def _handler(answer: Any, **options: Any) -> tuple[ApiHandler, list[str]]:

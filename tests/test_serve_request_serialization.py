@@ -10,8 +10,7 @@ import base64
 from typing import Any
 
 import pytest
-
-from generator.runtime.request import RequestError, build_request, resolve_server
+from toolcat.runtime.request import RequestError, build_request, resolve_server
 
 
 def _entry(arguments: dict[str, Any], path: str = "/things", method: str = "GET",

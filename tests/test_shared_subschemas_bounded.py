@@ -18,12 +18,11 @@ import jsonschema._utils
 import pytest
 from helpers.fixtures import generate, write_spec
 from openapi_spec_validator.validation.keywords import SchemaValidator
-
-from generator.load.validation import bounds
-from generator.load.validation.speedups import speedups
-from generator.load.validation.validate import validate_document
-from generator.normalise import defs as defs_module
-from generator.normalise import merge
+from toolcat.load.validation import bounds
+from toolcat.load.validation.speedups import speedups
+from toolcat.load.validation.validate import validate_document
+from toolcat.normalise import defs as defs_module
+from toolcat.normalise import merge
 
 LEVELS = 20
 

@@ -14,11 +14,10 @@ from pathlib import Path
 import pytest
 from helpers.fixtures import write_spec
 from helpers.generate import run_cli
-
-from generator.errors import ToolcatError
-from generator.load.bundle import bundle
-from generator.parse import limits
-from generator.parse.reader import read_document
+from toolcat.errors import ToolcatError
+from toolcat.load.bundle import bundle
+from toolcat.parse import limits
+from toolcat.parse.reader import read_document
 
 SPEC = {"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": {}}
 

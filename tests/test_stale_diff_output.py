@@ -8,8 +8,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from generator.output.files import MAX_DIFF_LINES, _unified
+from toolcat.output.files import MAX_DIFF_LINES, _unified
 
 LINES = st.lists(st.sampled_from(["a\n", "b\n", "c\n", "{\n", "}\n", "x"]), max_size=40)
 

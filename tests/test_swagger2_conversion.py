@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 import yaml
 from helpers.paths import CORPUS
-
-from generator.load.swagger2 import convert
+from toolcat.load.swagger2 import convert
 
 PETSTORE = CORPUS / "oai-examples/v2.0/yaml/petstore-separate/spec/swagger.yaml"
 KUBERNETES = CORPUS / "kubernetes/swagger.json.unprocessed"

@@ -11,8 +11,7 @@ from pathlib import Path
 
 from helpers.generate import run_cli
 from helpers.project import make_project
-
-from generator.identity import DEFAULT_TEMPLATES
+from toolcat.identity import DEFAULT_TEMPLATES
 
 MARK = "# house style: reviewed by the platform team"
 

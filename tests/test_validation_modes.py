@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 from helpers.inprocess import RunCli
-
-from generator.errors import Problem
-from generator.load.validation.findings import Findings
+from toolcat.errors import Problem
+from toolcat.load.validation.findings import Findings
 
 OPERATIONS = 25     # each with a "2xx" response key, which 3.0 forbids: 25 problems
 

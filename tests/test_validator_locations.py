@@ -6,9 +6,8 @@ import copy
 from typing import Any
 
 import pytest
-
-from generator.errors import ToolcatError
-from generator.load.validation.validate import find_problems, validate_document
+from toolcat.errors import ToolcatError
+from toolcat.load.validation.validate import find_problems, validate_document
 
 BASE: dict[str, Any] = {
     "openapi": "3.0.3",

@@ -14,10 +14,9 @@ import subprocess
 import sys
 
 import pytest
-
-from generator.errors import ToolcatError
-from generator.load.validation import validate
-from generator.load.validation.validate import (
+from toolcat.errors import ToolcatError
+from toolcat.load.validation import validate
+from toolcat.load.validation.validate import (
     BACKEND,
     BACKEND_SETTING,
     validate_document,
@@ -54,7 +53,7 @@ def test_validator_id_names_the_backend() -> None:
 
 
 def test_backend_is_forced_whatever_the_environment_says() -> None:
-    program = ("from generator.load.validation.validate import validate_document\n"
+    program = ("from toolcat.load.validation.validate import validate_document\n"
                "from openapi_spec_validator.schemas import get_validator_backend\n"
                "validate_document({'openapi': '3.0.3', 'info': {'title': 't', "
                "'version': '1'}, 'paths': {}}, 'spec.json')\n"

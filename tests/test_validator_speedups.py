@@ -20,11 +20,10 @@ from jsonschema.validators import Draft4Validator, Draft202012Validator
 from openapi_schema_validator import OAS30Validator, OAS31Validator, OAS32Validator
 from pathable.accessors import SubscriptableAccessor
 from referencing._core import Resolver
-
-from generator.errors import ToolcatError
-from generator.load.bundle import bundle
-from generator.load.validation import speedups as validator_speedups
-from generator.load.validation import validate
+from toolcat.errors import ToolcatError
+from toolcat.load.bundle import bundle
+from toolcat.load.validation import speedups as validator_speedups
+from toolcat.load.validation import validate
 
 ALL = tuple(p.name for p in validator_speedups.PATCHES)
 

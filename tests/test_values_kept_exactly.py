@@ -16,11 +16,10 @@ from typing import Any
 
 import pytest
 from helpers.fixtures import generate, write_spec
-
-from generator.config import Target
-from generator.errors import ToolcatError
-from generator.parse.reader import parse_bytes
-from generator.pipeline import CATALOG_FILE, build_catalog, render_files, spec_verdict
+from toolcat.config import Target
+from toolcat.errors import ToolcatError
+from toolcat.parse.reader import parse_bytes
+from toolcat.pipeline import CATALOG_FILE, build_catalog, render_files, spec_verdict
 
 BIG = 18446744073709551617
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import pytest
 from helpers.mcp_test_server import DRIFTS
 from helpers.verify_run import memory_report
-
-from generator.verify.session import Options
+from toolcat.verify.session import Options
 
 # drift -> every (severity, tool, kind, argument) it must produce, and nothing else.
 EXPECTED = {

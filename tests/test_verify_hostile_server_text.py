@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from generator.verify.findings import Finding, make_report
-from generator.verify.report import render
+from toolcat.verify.findings import Finding, make_report
+from toolcat.verify.report import render
 
 HOSTILE = "evil\x1b[2J\u202etool|x\nline"
 

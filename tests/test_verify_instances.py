@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 from helpers.generate import build
 from helpers.paths import ERSATZTV_SCRIPTED, ERSATZTV_V1, EXAMPLE_OUTPUT, ersatztv
-
-from generator.render.catalog import catalog_data
-from generator.verify.instances import Unsatisfiable, instance, invalid
-from generator.verify.probes import plan
+from toolcat.render.catalog import catalog_data
+from toolcat.verify.instances import Unsatisfiable, instance, invalid
+from toolcat.verify.probes import plan
 
 
 def _tools(source: str) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.verify.conformance import judge_call
+from toolcat.verify.conformance import judge_call
 
 SCHEMA = {"type": "object", "required": ["id", "name"], "additionalProperties": False,
           "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}

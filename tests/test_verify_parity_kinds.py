@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 from helpers.verify_run import CATALOG
-
-from generator.verify.names import NameMap
-from generator.verify.parity import compare_tools
+from toolcat.verify.names import NameMap
+from toolcat.verify.parity import compare_tools
 
 ENTRIES: list[dict[str, Any]] = json.loads(CATALOG.read_text())["tools"]
 Tools = dict[str, dict[str, Any]]

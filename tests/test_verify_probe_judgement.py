@@ -4,8 +4,7 @@ call, and only a JSON-RPC error passes an unknown tool. Silence is a failure too
 from __future__ import annotations
 
 import pytest
-
-from generator.verify.probes import Outcome, Probe, judge, judge_unknown_tool
+from toolcat.verify.probes import Outcome, Probe, judge, judge_unknown_tool
 
 PROBE = Probe("broadcast_get_channel", "wrong-type", {"channelId": "x"}, "'channelId' given 'x'")
 

@@ -7,9 +7,8 @@ import json
 
 from helpers.mcp_test_server import DRIFTS
 from helpers.verify_run import memory_report
-
-from generator.verify.findings import Report
-from generator.verify.report import render
+from toolcat.verify.findings import Report
+from toolcat.verify.report import render
 
 
 def _incident() -> Report:

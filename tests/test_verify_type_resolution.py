@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from generator.verify.resolution import enum_values, type_label
+from toolcat.verify.resolution import enum_values, type_label
 
 ROOT: dict[str, Any] = {"$defs": {
     "Mode": {"type": "string", "enum": ["Duration", "Count"]},

@@ -7,9 +7,8 @@ import sys
 
 import pytest
 from helpers.verify_run import CATALOG, memory_report, run_cli
-
-from generator.verify.names import parse_names
-from generator.verify.session import Options
+from toolcat.verify.names import parse_names
+from toolcat.verify.session import Options
 
 PY = sys.executable
 

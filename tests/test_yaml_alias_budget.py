@@ -14,9 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-
-from generator.errors import ToolcatError
-from generator.parse.reader import parse_bytes
+from toolcat.errors import ToolcatError
+from toolcat.parse.reader import parse_bytes
 
 HEAD = 'openapi: 3.0.0\ninfo: {title: aliases, version: "1"}\npaths: {}\nx-aliases:\n'
 

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 from helpers.fixtures import generate, real_catalog, tool, write_spec
-
-from generator.errors import ToolcatError
-from generator.parse.reader import read_document
+from toolcat.errors import ToolcatError
+from toolcat.parse.reader import read_document
 
 YAML = """\
 openapi: 3.0.3

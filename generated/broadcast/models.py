@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import typing as _typing
 
-from generator.runtime import typed as _typed
+from toolcat.runtime import typed as _typed
 from typing import Annotated, Any, Literal
 from pydantic import (
     BaseModel,

@@ -20,12 +20,12 @@ from pathlib import Path
 import orjson
 import yaml
 
-from generator.cache.store import FORMAT, cache_dir, load, store
-from generator.errors import ToolcatError
-from generator.identity import files_digest
-from generator.load.bundle import Bundle
-from generator.parse.limits import read_bounded
-from generator.vocab.digests import sha256_hex
+from ..errors import ToolcatError
+from ..identity import files_digest
+from ..load.bundle import Bundle
+from ..parse.limits import read_bounded
+from ..vocab.digests import sha256_hex
+from .store import FORMAT, cache_dir, load, store
 
 Listed = list[tuple[str, str]]   # (absolute path, sha256) of every file read
 

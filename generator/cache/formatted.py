@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from generator.cache.store import cache_dir, load, store
+from .store import cache_dir, load, store
 
 
 def cached_formatter(black: Callable[[str], str], key: Callable[[str], str]

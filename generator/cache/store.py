@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from generator.vocab.digests import sha256_hex
+from ..vocab.digests import sha256_hex
 
 FORMAT = b"toolcat-cache 1\n"
 MAX_ENTRIES = 32

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from generator.config import Target
+from ..config import Target
 
 
 @dataclass(frozen=True)

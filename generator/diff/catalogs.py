@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.config import load_config
-from generator.errors import fail
-from generator.jsonio import loads
-from generator.render.catalog import tools_digest
-from generator.vocab.files import CATALOG_FILE
+from ..config import load_config
+from ..errors import fail
+from ..jsonio import loads
+from ..render.catalog import tools_digest
+from ..vocab.files import CATALOG_FILE
 
 FORMATS = frozenset({1, 2})
 GENERATED_GLOB = "generated/*/catalog.json"

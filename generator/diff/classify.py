@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.diff.catalogs import CatalogView, ToolRecord
-from generator.diff.schemas import BREAKING, COMPATIBLE, Found, compare_schemas, show
-from generator.render.escape import code
-from generator.vocab.mcp import HINT_DEFAULTS
+from ..render.escape import code
+from ..vocab.mcp import HINT_DEFAULTS
+from .catalogs import CatalogView, ToolRecord
+from .schemas import BREAKING, COMPATIBLE, Found, compare_schemas, show
 
 # The value of each hint that promises more danger.
 _DANGER = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False,

@@ -16,12 +16,12 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from generator.config import DEFAULT_CONFIG, load_config
-from generator.diff import StaleCheck
-from generator.diff.catalogs import read_side, revision_pairs
-from generator.diff.classify import CatalogDiff, diff_catalogs
-from generator.diff.report import render_markdown, render_text
-from generator.errors import Problem, ToolcatError, fail
+from ..config import DEFAULT_CONFIG, load_config
+from ..errors import Problem, ToolcatError, fail
+from . import StaleCheck
+from .catalogs import read_side, revision_pairs
+from .classify import CatalogDiff, diff_catalogs
+from .report import render_markdown, render_text
 
 FOUND = 1
 

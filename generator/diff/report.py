@@ -11,10 +11,10 @@ from pathlib import Path
 
 import click
 
-from generator.diff.catalogs import parse_catalog
-from generator.diff.classify import CatalogDiff, Change, ToolDiff, diff_catalogs
-from generator.errors import ToolcatError
-from generator.render.templates import environment
+from ..errors import ToolcatError
+from ..render.templates import environment
+from .catalogs import parse_catalog
+from .classify import CatalogDiff, Change, ToolDiff, diff_catalogs
 
 TEMPLATE = "diff.md.jinja"
 ORDER = {"removed": 0, "changed": 1, "added": 2}

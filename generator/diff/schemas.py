@@ -20,8 +20,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from generator.jsonio import dumps
-from generator.jsontypes import json_type
+from ..jsonio import dumps
+from ..jsontypes import json_type
 
 Direction = Literal["input", "output"]
 BREAKING, COMPATIBLE = "breaking", "compatible"

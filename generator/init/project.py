@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from generator.config import DEFAULT_CONFIG
-from generator.errors import fail
-from generator.init.templates import config_text, precommit_text, workflow_text
-from generator.model.naming import catalog_name
-from generator.parse.reader import read_document
+from ..config import DEFAULT_CONFIG
+from ..errors import fail
+from ..model.naming import catalog_name
+from ..parse.reader import read_document
+from .templates import config_text, precommit_text, workflow_text
 
 WORKFLOW = Path(".github/workflows/toolcat.yml")
 PRECOMMIT = Path(".pre-commit-config.yaml")

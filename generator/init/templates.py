@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from generator.render.templates import environment
+from ..render.templates import environment
 
 
 def config_text(name: str, spec: str, output: str) -> str:

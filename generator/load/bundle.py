@@ -35,10 +35,10 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 from urllib.request import url2pathname
 
-from generator.errors import fail
-from generator.parse.reader import read_document
-from generator.vocab.keywords import DEFINITIONS, SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
-from generator.vocab.pointers import escape_token, pointer, split_pointer
+from ..errors import fail
+from ..parse.reader import read_document
+from ..vocab.keywords import DEFINITIONS, SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
+from ..vocab.pointers import escape_token, pointer, split_pointer
 
 # Keys whose value is one schema / a map of schemas / a list of schemas: a
 # parameter's or media type's "schema" too, and named definitions.

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
-from generator.vocab.pointers import unescape_token
+from ..vocab.pointers import unescape_token
 
 __all__ = ["convert"]
 

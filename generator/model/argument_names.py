@@ -24,8 +24,8 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from generator.model.naming import argument_name, shorten
-from generator.model.types import LOCATIONS
+from .naming import argument_name, shorten
+from .types import LOCATIONS
 
 MAX_ARGUMENT = 64
 _KEPT = re.compile(r"[A-Za-z0-9_.-]+")

@@ -13,15 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import fail
-from generator.model import media, wire
-from generator.model.argument_names import Wanted, assign
-from generator.model.naming import argument_name
-from generator.model.operations import Operation, resolve_object
-from generator.model.types import ArgumentBinding
-from generator.normalise.defs import Definitions
-from generator.normalise.merge import merged_object
-from generator.vocab.pointers import escape_token
+from ..errors import fail
+from ..normalise.defs import Definitions
+from ..normalise.merge import merged_object
+from ..vocab.pointers import escape_token
+from . import media, wire
+from .argument_names import Wanted, assign
+from .naming import argument_name
+from .operations import Operation, resolve_object
+from .types import ArgumentBinding
 
 # HTTP decides these from the binding; OpenAPI 3 says such parameters SHALL be ignored.
 RESERVED_HEADERS = frozenset({"accept", "content-type", "authorization"})

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.config import Selection
-from generator.errors import Problem, ToolcatError
-from generator.model.arguments import build_inputs
-from generator.model.naming import tool_name
-from generator.model.operations import Operation, operations
-from generator.model.outputs import build_outputs
-from generator.model.selection import Selected, select_operations
-from generator.model.servers import security, servers
-from generator.model.types import Binding, Tool
-from generator.normalise.defs import Definitions
-from generator.vocab.mcp import MAX_NAME, NAME_RE
+from ..config import Selection
+from ..errors import Problem, ToolcatError
+from ..normalise.defs import Definitions
+from ..vocab.mcp import MAX_NAME, NAME_RE
+from .arguments import build_inputs
+from .naming import tool_name
+from .operations import Operation, operations
+from .outputs import build_outputs
+from .selection import Selected, select_operations
+from .servers import security, servers
+from .types import Binding, Tool
 
 _READ = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True}
 ANNOTATIONS: dict[str, dict[str, bool]] = {

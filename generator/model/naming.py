@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from generator.vocab.mcp import MAX_NAME
+from ..vocab.mcp import MAX_NAME
 
 # A word starts at a capital after a lower-case letter or digit, or at the last
 # capital of an acronym that runs into a word (HTTPSUrl -> HTTPS Url), except the

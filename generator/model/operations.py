@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import fail
-from generator.normalise.defs import Definitions
-from generator.vocab.pointers import pointer
+from ..errors import fail
+from ..normalise.defs import Definitions
+from ..vocab.pointers import pointer
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.jsonio import dumps
-from generator.model import media
-from generator.model.operations import Operation, resolve_object
-from generator.normalise.defs import Definitions
-from generator.vocab.pointers import escape_token, unescape_token
+from ..jsonio import dumps
+from ..normalise.defs import Definitions
+from ..vocab.pointers import escape_token, unescape_token
+from . import media
+from .operations import Operation, resolve_object
 
 WRAPPER = "result"
 # Bytes of compact JSON one outputSchema may use before deep $defs are loosened.

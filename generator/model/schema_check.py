@@ -16,10 +16,10 @@ from typing import Any
 
 import jsonschema_rs
 
-from generator.errors import Problem, ToolcatError
-from generator.model.types import Tool
-from generator.normalise.defs import Definitions
-from generator.vocab.pointers import escape_token
+from ..errors import Problem, ToolcatError
+from ..normalise.defs import Definitions
+from ..vocab.pointers import escape_token
+from .types import Tool
 
 
 def check_schemas(tools: list[Tool], file: str, defs: Definitions) -> None:

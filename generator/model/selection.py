@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from generator.config import Selection, Selector
-from generator.errors import Problem, ToolcatError
-from generator.model.operations import Operation
-from generator.model.types import Exclusion
+from ..config import Selection, Selector
+from ..errors import Problem, ToolcatError
+from .operations import Operation
+from .types import Exclusion
 
 
 @dataclass(frozen=True)

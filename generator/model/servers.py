@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.errors import fail
-from generator.normalise.defs import Definitions
-from generator.vocab.pointers import escape_token
+from ..errors import fail
+from ..normalise.defs import Definitions
+from ..vocab.pointers import escape_token
 
 DEFAULT_SERVERS: tuple[dict[str, Any], ...] = ({"url": "/"},)
 

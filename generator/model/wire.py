@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.model.types import ArgumentBinding
+from .types import ArgumentBinding
 
 # RFC 9110 field-value: visible ASCII and obs-text (Latin-1), inner spaces and tabs.
 HEADER_PATTERN = r"^(?:[!-~\x80-\xff](?:[\t -~\x80-\xff]*[!-~\x80-\xff])?)?$"

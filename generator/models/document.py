@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from generator.jsonio import dumps
-from generator.model.types import Catalog, Tool
-from generator.vocab.pointers import split_pointer
+from ..jsonio import dumps
+from ..model.types import Catalog, Tool
+from ..vocab.pointers import split_pointer
 
 DEFS = "#/$defs/"
 # (tool name, "input" | "output", definition name) - one definition of one schema

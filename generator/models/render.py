@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import fail
-from generator.jsonio import dumps, loads
-from generator.model.types import Catalog
-from generator.models.document import ModelsDocument, class_name, models_document
-from generator.render.escape import Escaped
-from generator.render.python_module import black_format
-from generator.render.templates import environment
+from ..errors import fail
+from ..jsonio import dumps, loads
+from ..model.types import Catalog
+from ..render.escape import Escaped
+from ..render.python_module import black_format
+from ..render.templates import environment
+from .document import ModelsDocument, class_name, models_document
 
 TEMPLATE = "models.py.jinja"
 # JSON Schema 2020-12 only annotates with ``format``; datamodel-code-generator would

@@ -22,12 +22,12 @@ import hashlib
 import re
 from typing import Any
 
-from generator.errors import fail
-from generator.jsonio import dumps
-from generator.jsontypes import TYPE_ORDER
-from generator.jsontypes import json_type as _json_type
-from generator.normalise.schema import Mode, SchemaRewriter
-from generator.vocab.pointers import escape_token, split_pointer, unescape_token
+from ..errors import fail
+from ..jsonio import dumps
+from ..jsontypes import TYPE_ORDER
+from ..jsontypes import json_type as _json_type
+from ..vocab.pointers import escape_token, split_pointer, unescape_token
+from .schema import Mode, SchemaRewriter
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 

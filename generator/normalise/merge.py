@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.normalise.defs import Definitions
-from generator.vocab.pointers import escape_token
+from ..vocab.pointers import escape_token
+from .defs import Definitions
 
 _PLAIN = frozenset({"type", "properties", "required", "description", "title", "allOf",
                     "example", "examples", "readOnly", "deprecated", "x-examples", "nullable",

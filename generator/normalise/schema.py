@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from generator.errors import ToolcatError, fail
-from generator.jsontypes import TYPE_ORDER
-from generator.jsontypes import json_type as _json_type
-from generator.vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
-from generator.vocab.pointers import escape_token
+from ..errors import ToolcatError, fail
+from ..jsontypes import TYPE_ORDER
+from ..jsontypes import json_type as _json_type
+from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
+from ..vocab.pointers import escape_token
 
 Mode = Literal["input", "output"]
 

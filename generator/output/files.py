@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.vocab.files import RECORD_FILE
+from ..vocab.files import RECORD_FILE
 
 Files = dict[str, bytes]   # path relative to the catalog folder -> bytes
 

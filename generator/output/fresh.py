@@ -22,14 +22,14 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.cache.bundles import code_digest, listed, read_input, verified
-from generator.cache.store import cache_dir, load, store
-from generator.identity import folder_digest
-from generator.output.files import Files
-from generator.vocab.digests import sha256_hex
+from ..cache.bundles import code_digest, listed, read_input, verified
+from ..cache.store import cache_dir, load, store
+from ..identity import folder_digest
+from ..vocab.digests import sha256_hex
+from .files import Files
 
 if TYPE_CHECKING:
-    from generator.config import Target
+    from ..config import Target
 
 
 def unchanged(target: Target, current: Files) -> int | None:

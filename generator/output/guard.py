@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import ToolcatError, fail
-from generator.vocab.files import (
+from ..errors import ToolcatError, fail
+from ..vocab.files import (
     CATALOG_FILE,
     MODELS_FILE,
     MODULE_FILE,
@@ -27,7 +27,7 @@ from generator.vocab.files import (
 )
 
 if TYPE_CHECKING:
-    from generator.config import Target
+    from ..config import Target
 
 BYTECODE = "__pycache__"   # written by Python when the catalog module is imported
 _FIX = "point --out (or the config's output) at a folder of its own, new or made by toolcat"

@@ -20,13 +20,13 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.identity import folder_digest, generator_digest
-from generator.jsonio import dumps
-from generator.output.files import Files
-from generator.vocab.digests import sha256_tagged as _sha256
+from ..identity import folder_digest, generator_digest
+from ..jsonio import dumps
+from ..vocab.digests import sha256_tagged as _sha256
+from .files import Files
 
 if TYPE_CHECKING:
-    from generator.config import Target
+    from ..config import Target
 
 FORMAT = 1
 SpecFiles = dict[str, str]   # path relative to the spec's folder -> sha256

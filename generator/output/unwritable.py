@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from generator.errors import ToolcatError, fail
+from ..errors import ToolcatError, fail
 
 
 @contextmanager

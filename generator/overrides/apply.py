@@ -7,12 +7,14 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from generator.errors import Problem, ToolcatError, nearest
-from generator.model.arguments import IF_MATCH
-from generator.model.operations import Operation
-from generator.model.selection import Selected, matches
-from generator.model.types import ArgumentBinding, Exclusion, Tool
-from generator.overrides.schema import (
+from ..errors import Problem, ToolcatError, nearest
+from ..model.arguments import IF_MATCH
+from ..model.operations import Operation
+from ..model.selection import Selected, matches
+from ..model.types import ArgumentBinding, Exclusion, Tool
+from ..parse.checked_yaml import Lines, line_of
+from ..vocab.pointers import unescape_token
+from .schema import (
     AllOperations,
     ArgumentOverride,
     OperationOverride,
@@ -20,14 +22,12 @@ from generator.overrides.schema import (
     Semantics,
     ToolShape,
 )
-from generator.overrides.semantics import (
+from .semantics import (
     ANNOTATIONS,
     ETAG_SENTENCE,
     IF_MATCH_DESCRIPTION,
     SENTENCES,
 )
-from generator.parse.checked_yaml import Lines, line_of
-from generator.vocab.pointers import unescape_token
 
 Draft = tuple[Operation, Tool]
 

@@ -8,9 +8,9 @@ from typing import Literal
 
 import pydantic
 
-from generator.config import SelectorConfig
-from generator.parse.checked_yaml import Lines, parse_model, read_yaml
-from generator.vocab.mcp import NAME_PATTERN
+from ..config import SelectorConfig
+from ..parse.checked_yaml import Lines, parse_model, read_yaml
+from ..vocab.mcp import NAME_PATTERN
 
 Strict = pydantic.ConfigDict(extra="forbid", frozen=True)
 ToolNameStr = pydantic.constr(pattern=NAME_PATTERN)

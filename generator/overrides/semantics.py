@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.overrides.schema import Semantics
+from .schema import Semantics
 
 SENTENCES = {
     Semantics.FULL_REPLACE: (

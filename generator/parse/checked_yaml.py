@@ -12,9 +12,9 @@ from typing import Any, TypeVar
 import pydantic
 import yaml
 
-from generator.errors import Problem, ToolcatError, nearest
-from generator.parse.limits import read_bounded
-from generator.parse.reader import parse_bytes
+from ..errors import Problem, ToolcatError, nearest
+from .limits import read_bounded
+from .reader import parse_bytes
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 Lines = dict[tuple[str | int, ...], int]

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from generator.errors import fail
+from ..errors import fail
 
 WIDE_NUMBER = re.compile(rb"[0-9]{19}|[eE][-+]?[0-9]{3}")
 

@@ -20,8 +20,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from generator.errors import ToolcatError, fail
-from generator.vocab.pointers import pointer
+from ..errors import ToolcatError, fail
+from ..vocab.pointers import pointer
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 128

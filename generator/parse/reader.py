@@ -33,12 +33,12 @@ import orjson
 import yaml
 from yaml.nodes import ScalarNode, SequenceNode
 
-from generator.errors import fail
-from generator.parse.exact_json import WIDE_NUMBER as _WIDE_NUMBER
-from generator.parse.exact_json import exact_json
-from generator.parse.limits import check_depth, read_bounded
-from generator.parse.yaml_build import build
-from generator.parse.yaml_limits import check_nesting, check_nodes
+from ..errors import fail
+from .exact_json import WIDE_NUMBER as _WIDE_NUMBER
+from .exact_json import exact_json
+from .limits import check_depth, read_bounded
+from .yaml_build import build
+from .yaml_limits import check_nesting, check_nodes
 
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

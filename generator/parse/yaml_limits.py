@@ -23,8 +23,8 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, SequenceNode
 
-from generator.errors import ToolcatError, fail
-from generator.parse.limits import EXPANSION_FACTOR, EXPANSION_SLACK, MAX_DEPTH
+from ..errors import ToolcatError, fail
+from .limits import EXPANSION_FACTOR, EXPANSION_SLACK, MAX_DEPTH
 
 # Levels an 8 MiB stack surely holds: libyaml + Cython use about 330 bytes a level.
 SAFE_BOUND = 8_000

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.jsonio import dumps
-from generator.model.types import FORMAT_VERSION, Catalog
-from generator.vocab.digests import sha256_tagged
+from ..jsonio import dumps
+from ..model.types import FORMAT_VERSION, Catalog
+from ..vocab.digests import sha256_tagged
 
 
 def tools_digest(tools: list[dict[str, Any]]) -> str:

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 
-from generator.model.types import Catalog
-from generator.render.templates import environment
-from generator.vocab.digests import sha256_hex as _sha256
+from ..model.types import Catalog
+from ..vocab.digests import sha256_hex as _sha256
+from .templates import environment
 
 TEMPLATE = "python_module.py.jinja"
 # black's mode, spelled out once: it is both what black runs with and part of the

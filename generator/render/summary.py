@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.model.types import Catalog, Tool
-from generator.render.escape import code, markdown_cell
-from generator.render.templates import environment
-from generator.vocab.mcp import HINT_DEFAULTS
+from ..model.types import Catalog, Tool
+from ..vocab.mcp import HINT_DEFAULTS
+from .escape import code, markdown_cell
+from .templates import environment
 
 __all__ = ["code", "markdown_cell", "render_summary", "row"]
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import jinja2
 
-from generator.identity import DEFAULT_TEMPLATES
-from generator.render.escape import FILTERS, refuse_raw
+from ..identity import DEFAULT_TEMPLATES
+from .escape import FILTERS, refuse_raw
 
 
 def environment(folder: Path | None = None) -> jinja2.Environment:

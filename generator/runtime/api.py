@@ -23,8 +23,8 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx2
 
-from generator.runtime.mcp_server import ToolOutcome
-from generator.runtime.request import HttpRequest, RequestError, build_request, resolve_server
+from .mcp_server import ToolOutcome
+from .request import HttpRequest, RequestError, build_request, resolve_server
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 5

@@ -1,6 +1,6 @@
 """Serve or call a catalog from your own Python code.
 
-    from generator.runtime.embed import Caller, build_server, open_catalog
+    from .embed import Caller, build_server, open_catalog
 
     catalog = open_catalog("generated/broadcast")           # the committed folder
     server = build_server(catalog, base_url="http://127.0.0.1:8409")
@@ -25,8 +25,8 @@ import orjson
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from mcp.server.lowlevel import Server
 
-from generator.runtime.api import ApiHandler, ApiOptions
-from generator.runtime.mcp_server import ToolOutcome, argument_errors, make_server
+from .api import ApiHandler, ApiOptions
+from .mcp_server import ToolOutcome, argument_errors, make_server
 
 
 def open_catalog(folder: str | Path) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 import pydantic
 from mcp.server.lowlevel import Server
 
-from generator.runtime.mcp_server import Handler, ToolOutcome, make_server
+from .mcp_server import Handler, ToolOutcome, make_server
 
 TypedServer = Server[Any]
 

@@ -13,15 +13,15 @@ from typing import Any
 
 import click
 
-from generator.config import DEFAULT_CONFIG, load_config, select
-from generator.diff.catalogs import CatalogView, read_side
-from generator.errors import fail
-from generator.verify.connect import Server, http_server, stdio_server
-from generator.verify.findings import Report, make_report
-from generator.verify.names import NameMap, parse_names
-from generator.verify.report import render
-from generator.verify.session import Options, run
-from generator.vocab.files import CATALOG_FILE
+from ..config import DEFAULT_CONFIG, load_config, select
+from ..diff.catalogs import CatalogView, read_side
+from ..errors import fail
+from ..vocab.files import CATALOG_FILE
+from .connect import Server, http_server, stdio_server
+from .findings import Report, make_report
+from .names import NameMap, parse_names
+from .report import render
+from .session import Options, run
 
 DRIFT = 1
 

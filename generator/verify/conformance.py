@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.verify.findings import Finding, Note
-from generator.verify.instances import invalid
+from .findings import Finding, Note
+from .instances import invalid
 
 
 def judge_call(tool: str, output_schema: dict[str, Any] | None,

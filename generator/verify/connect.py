@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import IO, Any
 
-from generator.errors import ToolcatError, fail
+from ..errors import ToolcatError, fail
 
 Connector = Callable[[], AbstractAsyncContextManager[Any]]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 
-from generator.verify.resolution import deref, resolve_pointer
+from .resolution import deref, resolve_pointer
 
 _FORMATS = {
     "date-time": "2026-01-01T00:00:00Z", "date": "2026-01-01", "time": "00:00:00Z",

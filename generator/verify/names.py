@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from generator.errors import Problem, ToolcatError, nearest
+from ..errors import Problem, ToolcatError, nearest
 
 
 @dataclass(frozen=True)

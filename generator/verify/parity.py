@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from generator.verify.findings import Finding
-from generator.verify.names import NameMap
-from generator.verify.resolution import enum_values, type_label
-from generator.vocab.mcp import HINT_DEFAULTS
+from ..vocab.mcp import HINT_DEFAULTS
+from .findings import Finding
+from .names import NameMap
+from .resolution import enum_values, type_label
 
 FULL_REPLACE = "full-replace"
 

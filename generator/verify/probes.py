@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.verify.findings import Finding
-from generator.verify.instances import Unsatisfiable, instance, invalid, wrong_value
-from generator.verify.resolution import type_label
+from .findings import Finding
+from .instances import Unsatisfiable, instance, invalid, wrong_value
+from .resolution import type_label
 
 UNKNOWN_TOOL = "toolcat_verify_no_such_tool"
 UNKNOWN_PROPERTY = "toolcatVerifyUnknownArgument"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.render.templates import environment
-from generator.verify.findings import Report
+from ..render.templates import environment
+from .findings import Report
 
 FORMATS = {"text": "verify.text.jinja", "markdown": "verify.md.jinja",
            "json": "verify.json.jinja"}

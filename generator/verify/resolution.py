@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.vocab.pointers import split_pointer
+from ..vocab.pointers import split_pointer
 
 NULL = "null"
 _PRIMITIVES = ("string", "integer", "number", "boolean", "object", "array")

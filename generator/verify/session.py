@@ -16,12 +16,12 @@ from typing import Any
 
 import anyio
 
-from generator.errors import ToolcatError
-from generator.verify import conformance, parity, probes
-from generator.verify.connect import Server, leaves
-from generator.verify.findings import Finding, Note
-from generator.verify.instances import Unsatisfiable, instance
-from generator.verify.names import NameMap
+from ..errors import ToolcatError
+from . import conformance, parity, probes
+from .connect import Server, leaves
+from .findings import Finding, Note
+from .instances import Unsatisfiable, instance
+from .names import NameMap
 
 MAX_PAGES = 1000
 _CONNECTION_CLOSED = -32000

@@ -31,16 +31,15 @@ from typing import Any
 import orjson
 import pytest
 from helpers.reachability import compare
-
-from generator.config import Target
-from generator.errors import Problem, ToolcatError
-from generator.load.bundle import bundle
-from generator.load.swagger2 import convert
-from generator.load.validation.validate import validate_document
-from generator.load.validation.validate import verdict as validation_verdict
-from generator.model.types import Source
-from generator.pipeline import build, build_catalog, render_files, spec_digest
-from generator.vocab.files import CATALOG_FILE
+from toolcat.config import Target
+from toolcat.errors import Problem, ToolcatError
+from toolcat.load.bundle import bundle
+from toolcat.load.swagger2 import convert
+from toolcat.load.validation.validate import validate_document
+from toolcat.load.validation.validate import verdict as validation_verdict
+from toolcat.model.types import Source
+from toolcat.pipeline import build, build_catalog, render_files, spec_digest
+from toolcat.vocab.files import CATALOG_FILE
 
 from .docs import (
     BROKEN,
@@ -195,7 +194,7 @@ def test_broken_document_fails_located(doc: str) -> None:
     validator_says, where, message = BROKEN[doc]
     out = path.parent / "never-written"
     result = subprocess.run(
-        [sys.executable, "-c", "from generator.cli import main; main()", "generate",
+        [sys.executable, "-c", "from toolcat.cli import main; main()", "generate",
          "--spec", str(path), "--out", str(out)],
         capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 2, result.stderr

@@ -12,10 +12,9 @@ from typing import Any
 
 import orjson
 import yaml
-
-from generator.config import Target
-from generator.pipeline import build_catalog, render_files, spec_verdict
-from generator.vocab.files import CATALOG_FILE
+from toolcat.config import Target
+from toolcat.pipeline import build_catalog, render_files, spec_verdict
+from toolcat.vocab.files import CATALOG_FILE
 
 from .generate import run_cli
 from .paths import ref_root_for, shared

@@ -7,15 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generator.config import Target, load_config, select
-from generator.model.types import Catalog
-from generator.output.files import Files
-from generator.pipeline import build_catalog, render_files, spec_verdict
+from toolcat.config import Target, load_config, select
+from toolcat.model.types import Catalog
+from toolcat.output.files import Files
+from toolcat.pipeline import build_catalog, render_files, spec_verdict
 
 from .paths import CONFIG
 
 # The CLI has no __main__; this is what the `toolcat` console script runs.
-CLI = [sys.executable, "-c", "from generator.cli import main; main()"]
+CLI = [sys.executable, "-c", "from toolcat.cli import main; main()"]
 
 
 def example_target() -> Target:

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from generator.cli import main
+from toolcat.cli import main
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 # The results are built by the same instance generator verify uses to build
 # arguments; what verify checks them with (a JSON Schema validator and a JSON
 # comparison of the text block) shares nothing with it.
-from generator.verify.instances import instance
+from toolcat.verify.instances import instance
 
 Tools = dict[str, dict[str, Any]]
 

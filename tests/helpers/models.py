@@ -16,8 +16,7 @@ from typing import Any
 
 import pydantic
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-
-from generator.output.files import Files
+from toolcat.output.files import Files
 
 _counter = itertools.count()
 

@@ -14,9 +14,8 @@ from typing import Any
 
 from oracle.client import judge
 from oracle.sample import Tally, arguments_for
-
-from generator.runtime.api import ApiHandler, ApiOptions
-from generator.runtime.request import HttpRequest, RequestError
+from toolcat.runtime.api import ApiHandler, ApiOptions
+from toolcat.runtime.request import HttpRequest, RequestError
 
 PLACEHOLDER = "http://oracle.test"
 

@@ -20,7 +20,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from .paths import REPO
 
-SERVE = ["-c", "from generator.cli import main; main()", "serve"]
+SERVE = ["-c", "from toolcat.cli import main; main()", "serve"]
 
 
 def _free_port() -> int:

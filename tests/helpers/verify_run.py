@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from toolcat.cli import main
+from toolcat.diff.catalogs import read_side
+from toolcat.verify.command import _entries, check
+from toolcat.verify.connect import memory_server
+from toolcat.verify.findings import Report
+from toolcat.verify.names import NameMap
+from toolcat.verify.session import Options
 
-from generator.cli import main
-from generator.diff.catalogs import read_side
-from generator.verify.command import _entries, check
-from generator.verify.connect import memory_server
-from generator.verify.findings import Report
-from generator.verify.names import NameMap
-from generator.verify.session import Options
 from helpers.mcp_test_server import build
 from helpers.paths import EXAMPLE_OUTPUT, REPO
 

@@ -13,9 +13,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from generator.config import Target
-from generator.pipeline import build_catalog
-from generator.render.catalog import catalog_data
+from toolcat.config import Target
+from toolcat.pipeline import build_catalog
+from toolcat.render.catalog import catalog_data
 
 CHANNEL_FIELDS = {
     "name": {"type": "string"},

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from toolcat.errors import ToolcatError
 
-from generator.errors import ToolcatError
 from overrides.seed import generate, seed_spec
 
 

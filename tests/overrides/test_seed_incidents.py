@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from toolcat.errors import ToolcatError
 
-from generator.errors import ToolcatError
 from overrides.seed import SEED_OVERRIDES, body_parity, generate, seed_spec, tools_by_name
 
 TOOL_FOR = {"createChannel": "seed_create_channel", "updateChannel": "seed_update_channel",

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from generator.load.validation.speedups import Patch, Undo, _set_attribute
+from .speedups import Patch, Undo, _set_attribute
 
 
 def _install_collect_properties() -> Undo | None:

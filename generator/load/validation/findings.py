@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from generator.errors import Problem, ToolcatError
+from ...errors import Problem, ToolcatError
 
 SHOWN = 20
 SETTING = ("to generate anyway, set `validation: warn` on the catalog in the config, or "

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from generator.vocab.pointers import pointer, unescape_token
+from ...vocab.pointers import pointer, unescape_token
 
 _DUPLICATE = re.compile(r"^Duplicate parameter '(?P<name>[^']*)'")
 _UNRESOLVED = re.compile(r"^Path parameter '(?P<name>[^']*)' for '(?P<method>\w+)' operation "

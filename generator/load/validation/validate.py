@@ -18,12 +18,12 @@ from contextlib import nullcontext
 from importlib.metadata import version
 from typing import Any
 
-from generator.errors import Problem, ToolcatError
-from generator.load.validation.bounds import BOUNDS
-from generator.load.validation.findings import Findings, refusal
-from generator.load.validation.locate import locate
-from generator.load.validation.speedups import speedups
-from generator.vocab.pointers import pointer, split_pointer
+from ...errors import Problem, ToolcatError
+from ...vocab.pointers import pointer, split_pointer
+from .bounds import BOUNDS
+from .findings import Findings, refusal
+from .locate import locate
+from .speedups import speedups
 
 RESOLVED_CACHE = 4096
 
