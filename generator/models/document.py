@@ -26,7 +26,7 @@ from typing import Any
 
 from ..jsonio import dumps
 from ..model.types import Catalog, Tool
-from ..vocab.pointers import split_pointer
+from ..vocab.pointers import defs_referenced, split_pointer
 
 DEFS = "#/$defs/"
 # (tool name, "input" | "output", definition name) - one definition of one schema
@@ -88,7 +88,7 @@ def _closure_digests(schemas: dict[tuple[str, str], dict[str, Any]]) -> dict[Nod
     for (tool, kind), schema in schemas.items():
         defs = schema.get("$defs", {})
         texts = {name: dumps(body, indent=False) for name, body in defs.items()}
-        edges = {name: sorted(_targets(body) & defs.keys()) for name, body in defs.items()}
+        edges = {name: sorted(defs_referenced(body) & defs.keys()) for name, body in defs.items()}
         for name in defs:
             reached, todo = {name}, [name]
             while todo:
@@ -114,21 +114,6 @@ def _def_names(closures: dict[Node, str], reserved: set[str]) -> dict[Node, str]
         unique = len(variants[base]) == 1 and base not in reserved
         names[node] = base if unique else f"{base}{digest[:6].upper()}"
     return names
-
-
-def _targets(node: Any) -> set[str]:
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            ref = item.get("$ref")
-            if isinstance(ref, str) and ref.startswith(DEFS):
-                found.add(split_pointer(ref[1:])[1])
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
 
 
 def _rename(ref: str, names: dict[Node, str], root: str, tool: str, kind: str) -> str:

@@ -13,7 +13,7 @@ from ..model.operations import Operation
 from ..model.selection import Selected, matches
 from ..model.types import ArgumentBinding, Exclusion, Tool
 from ..parse.checked_yaml import Lines, line_of
-from ..vocab.pointers import unescape_token
+from ..vocab.pointers import defs_referenced
 from .schema import (
     AllOperations,
     ArgumentOverride,
@@ -309,13 +309,13 @@ def _prune_defs(schema: dict[str, Any]) -> dict[str, Any]:
     if not defs:
         return schema
     reached: set[str] = set()
-    todo = _refs(schema["properties"])
+    todo = defs_referenced(schema["properties"])
     while todo:
         name = todo.pop()
         if name in reached or name not in defs:
             continue
         reached.add(name)
-        todo |= _refs(defs[name])
+        todo |= defs_referenced(defs[name])
     schema = dict(schema)
     kept = {k: v for k, v in defs.items() if k in reached}
     if kept:
@@ -323,21 +323,6 @@ def _prune_defs(schema: dict[str, Any]) -> dict[str, Any]:
     else:
         schema.pop("$defs")
     return schema
-
-
-def _refs(node: Any) -> set[str]:
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            ref = item.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                found.add(unescape_token(ref[len("#/$defs/"):]))
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
 
 
 def _ordered(schema: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..jsontypes import json_type
 from ..vocab.pointers import split_pointer
 
 NULL = "null"
@@ -98,29 +99,15 @@ def _types(schema: Any, root: dict[str, Any], depth: int) -> set[str]:
 def _implied(schema: dict[str, Any]) -> list[str]:
     """The type a schema without ``type`` still pins: an enum's values, properties."""
     if isinstance(schema.get("enum"), list):
-        kinds = {_json_type(v) for v in schema["enum"]}
+        kinds = {json_type(v) for v in schema["enum"]}
         return sorted(kinds)
     if "const" in schema:
-        return [_json_type(schema["const"])]
+        return [json_type(schema["const"])]
     if "properties" in schema:
         return ["object"]
     if "items" in schema:
         return ["array"]
     return []
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return NULL
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def deref(schema: Any, root: dict[str, Any]) -> Any:
