@@ -60,10 +60,14 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
         if name is None:
             name = default_catalog_name(spec)
         check_catalog_name(name, "--name", "")
-        command = ["toolcat generate --spec", portable(spec), "--out", portable(out),
-                   "--name", name, *(["--prefix", prefix] if prefix else []),
+        named = [spec, out, *([overrides] if overrides else []),
+                 *([ref_root] if ref_root else [])]
+        command = ["toolcat generate --spec", portable(spec, named), "--out",
+                   portable(out, named), "--name", name,
+                   *(["--prefix", prefix] if prefix else []),
                    *(["--validation", validation] if validation else []),
-                   *(["--overrides", portable(overrides)] if overrides else [])]
+                   *(["--overrides", portable(overrides, named)] if overrides else []),
+                   *(["--ref-root", portable(ref_root, named)] if ref_root else [])]
         return [Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix,
                        validation=validation or "strict", overrides=overrides,
                        ref_root=ref_root, regenerate=" ".join(command))]

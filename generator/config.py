@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -157,8 +158,10 @@ def load_config(path: Path) -> list[Target]:
     config = parse_model(Config, data, lines, str(path))
     base = path.parent
     # Spelled the same however the path was given (specs/toolcat.yaml, ./specs/..., or
-    # absolute): the command is part of the module's bytes, so check must not depend on it.
-    named = portable(path)
+    # absolute) and from wherever toolcat runs: the command is part of the module's bytes,
+    # so check must not depend on it.
+    named = portable(path, [base / entry.spec for entry in config.catalogs.values()]
+                     + [base / entry.output for entry in config.catalogs.values()])
     option = "" if named == DEFAULT_CONFIG.as_posix() else f" --config {named}"
     targets = []
     for name, entry in sorted(config.catalogs.items()):
@@ -205,14 +208,20 @@ def check_catalog_name(name: str, file: str, location: str) -> str:
     return name
 
 
-def portable(path: Path) -> str:
-    """``path`` as a generated file may name it: relative to the working directory
-    when inside it, else its file name; never absolute, which would make the output
-    depend on where the checkout lives."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.name
+def portable(path: Path, among: Sequence[Path] = ()) -> str:
+    """``path`` as a generated file may name it, the same from any working directory and
+    on any machine: relative to the root of the repository that holds it (the nearest
+    folder above with a ``.git``), where the regenerate command is run; outside a
+    repository, relative to the deepest folder holding it and every path in ``among``
+    (the project's other files: the spec, the outputs). Never absolute, never relative
+    to the working directory (both would make the output depend on where or from where
+    toolcat runs)."""
+    resolved = path.resolve()
+    for folder in resolved.parents:
+        if (folder / ".git").exists():
+            return resolved.relative_to(folder).as_posix()
+    common = Path(os.path.commonpath([resolved.parent, *(p.resolve() for p in among)]))
+    return resolved.relative_to(common).as_posix()
 
 
 def _selection(entry: CatalogConfig, lines: Lines, loc: tuple[str, ...],
