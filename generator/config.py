@@ -213,7 +213,8 @@ def portable(path: Path, among: Sequence[Path] = ()) -> str:
     on any machine: relative to the root of the repository that holds it (the nearest
     folder above with a ``.git``), where the regenerate command is run; outside a
     repository, relative to the deepest folder holding it and every path in ``among``
-    (the project's other files: the spec, the outputs). Never absolute, never relative
+    (the project's other files: the spec, the outputs), or its name when they share
+    nothing but the file system's root. Never absolute, never relative
     to the working directory (both would make the output depend on where or from where
     toolcat runs)."""
     resolved = path.resolve()
@@ -221,6 +222,8 @@ def portable(path: Path, among: Sequence[Path] = ()) -> str:
         if (folder / ".git").exists():
             return resolved.relative_to(folder).as_posix()
     common = Path(os.path.commonpath([resolved.parent, *(p.resolve() for p in among)]))
+    if common == Path(common.anchor):   # nothing shared but the root: no project to name
+        return path.name
     return resolved.relative_to(common).as_posix()
 
 
