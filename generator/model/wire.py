@@ -11,6 +11,10 @@ request the API's own document accepts (issue 11, measured by tests/oracle):
   ``minLength: 1`` / ``minItems: 1`` otherwise;
 * an empty list cannot be sent in a header or a cookie, or as a required query
   parameter (form/explode drops it from the URL): ``minItems: 1``;
+* a ``null`` item of a list parameter has no serialisation (RFC 6570 drops it or sends an
+  empty value), nor, where empty values are refused, an empty string item:
+  ``items: {not: {type: null}}`` (``minLength: 1`` too), added beside the schema in
+  ``allOf`` so that it binds only when the value is a list;
 * a header value is visible Latin-1 text without control characters or surrounding
   white space (RFC 9110 field-value): ``HEADER_PATTERN``; a cookie value is RFC 6265
   cookie-octets: ``COOKIE_PATTERN``;
@@ -61,6 +65,11 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool)
         out["minLength"] = max(1, out.get("minLength", 0))
     if may_array and not empty_ok:   # an optional exploded query list may be omitted instead
         out["minItems"] = max(1, out.get("minItems", 0))
+    if may_array:
+        item: dict[str, Any] = {"not": {"type": "null"}}
+        if location not in ("header", "cookie") and not empty_ok:
+            item["minLength"] = 1
+        out["allOf"] = [*out.get("allOf", []), {"items": item}]
     if may_string and location in ("header", "cookie"):
         pattern = HEADER_PATTERN if location == "header" else COOKIE_PATTERN
         if "pattern" in out and out["pattern"] != pattern:
