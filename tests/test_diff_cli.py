@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolcat.cli import main
+from helpers.inprocess import run_main
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "generated" / "broadcast" / "catalog.json"
@@ -20,13 +20,9 @@ EXAMPLE = REPO / "generated" / "broadcast" / "catalog.json"
 
 def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         *args: str | Path) -> tuple[int, str, str]:
-    """The console script in process: its exit code, stdout and stderr."""
-    monkeypatch.setattr(sys, "argv", ["toolcat", "diff", *map(str, args)])
-    with pytest.raises(SystemExit) as exc:
-        main()
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return int(exc.value.code or 0), out, err
+    """``toolcat diff ARGS`` in process: its exit code, stdout and stderr."""
+    result = run_main(monkeypatch, capsys, "diff", *args)
+    return result.returncode, result.stdout, result.stderr
 
 
 @pytest.fixture(scope="module")

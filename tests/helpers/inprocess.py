@@ -29,18 +29,25 @@ class Run:
 RunCli = Callable[..., Run]
 
 
+def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+             *args: str | Path) -> Run:
+    """``toolcat ARGS`` in this process: exit code, stdout, stderr; never a traceback."""
+    monkeypatch.setattr(sys, "argv", ["toolcat", *map(str, args)])
+    code: Any = 0
+    try:
+        main()
+    except SystemExit as exc:
+        code = exc.code
+    finally:
+        gc.enable()
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    return Run(int(code or 0), captured.out, captured.err)
+
+
 @pytest.fixture
 def toolcat(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> RunCli:
     def run(*args: str | Path) -> Run:
-        monkeypatch.setattr(sys, "argv", ["toolcat", *map(str, args)])
-        code: Any = 0
-        try:
-            main()
-        except SystemExit as exc:
-            code = exc.code
-        finally:
-            gc.enable()
-        captured = capsys.readouterr()
-        return Run(int(code or 0), captured.out, captured.err)
+        return run_main(monkeypatch, capsys, *args)
 
     return run

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolcat.cli import main
 from toolcat.diff.catalogs import read_side
 from toolcat.verify.command import _entries, check
 from toolcat.verify.connect import memory_server
@@ -16,6 +15,7 @@ from toolcat.verify.findings import Report
 from toolcat.verify.names import NameMap
 from toolcat.verify.session import Options
 
+from helpers.inprocess import run_main
 from helpers.mcp_test_server import build
 from helpers.paths import EXAMPLE_OUTPUT, REPO
 
@@ -30,13 +30,9 @@ def server_command(*drifts: str, catalog: Path = CATALOG) -> str:
 
 def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
             *args: str | Path) -> tuple[int, str, str]:
-    """The console script in process: its exit code, stdout and stderr."""
-    monkeypatch.setattr(sys, "argv", ["toolcat", "verify", *map(str, args)])
-    with pytest.raises(SystemExit) as exc:
-        main()
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return int(exc.value.code or 0), out, err
+    """``toolcat verify ARGS`` in process: its exit code, stdout and stderr."""
+    run = run_main(monkeypatch, capsys, "verify", *args)
+    return run.returncode, run.stdout, run.stderr
 
 
 def memory_report(*drifts: str, options: Options | None = None,
