@@ -56,14 +56,5 @@ def judge_runtime(spec: Path, catalog: dict[str, Any], count: int = 2, seed_valu
                 tally.failures.append((name, args, {"errors": [str(exc)], "class": "refused"}))
                 continue
             batch.append((name, args, as_judged(request, entry)))
-    verdicts = judge(spec, [r for _, _, r in batch])
-    for (name, args, req), verdict in zip(batch, verdicts, strict=True):
-        tally.requests += 1
-        if verdict["ok"]:
-            tally.accepted += 1
-        elif verdict["class"] == "unserialisable":
-            tally.unserialisable += 1
-        else:
-            tally.classes[verdict["class"]] += 1
-            tally.failures.append((name, args, {**verdict, "request": req}))
+    tally.count(batch, judge(spec, [r for _, _, r in batch]))
     return tally

@@ -121,6 +121,19 @@ class Tally:
     failures: list[tuple[str, dict[str, Any], dict[str, Any]]] = field(default_factory=list)
     classes: Counter[str] = field(default_factory=Counter)
 
+    def count(self, judged: list[tuple[str, dict[str, Any], dict[str, Any]]],
+              verdicts: list[dict[str, Any]]) -> None:
+        """Add the oracle's verdicts on ``judged`` (tool, arguments, request)."""
+        for (name, args, req), verdict in zip(judged, verdicts, strict=True):
+            self.requests += 1
+            if verdict["ok"]:
+                self.accepted += 1
+            elif verdict["class"] == "unserialisable":
+                self.unserialisable += 1
+            else:
+                self.classes[verdict["class"]] += 1
+                self.failures.append((name, args, {**verdict, "request": req}))
+
 
 def arguments_for(entry: dict[str, Any], count: int, seed_value: int,
                   tally: Tally) -> list[dict[str, Any]]:
@@ -161,14 +174,5 @@ def run(spec: Path, catalog: dict[str, Any], count: int = 4, seed_value: int = 1
             continue
         for args in arguments_for(entry, count, seed_value, tally):
             requests.append((name, args, build(entry, args, base)))
-    verdicts = judge(spec, [r for _, _, r in requests])
-    for (name, args, req), v in zip(requests, verdicts, strict=True):
-        tally.requests += 1
-        if v["ok"]:
-            tally.accepted += 1
-        elif v["class"] == "unserialisable":
-            tally.unserialisable += 1
-        else:
-            tally.classes[v["class"]] += 1
-            tally.failures.append((name, args, {**v, "request": req}))
+    tally.count(requests, judge(spec, [r for _, _, r in requests]))
     return tally
