@@ -27,23 +27,36 @@ from toolcat.load.validation import validate
 
 ALL = tuple(p.name for p in validator_speedups.PATCHES)
 
-# What each patch replaces, as found before any test ran.
-TARGETS: dict[str, tuple[tuple[type, str], ...]] = {
-    "subscriptable": ((SubscriptableAccessor, "_get_subnode"),),
-    "metaschema-validator": tuple((c, "check_schema") for c in
-                                  (OAS30Validator, OAS31Validator, OAS32Validator)),
-    "reference-lookup": ((Resolver, "lookup"),),
-    "metaschema-evolve": ((Draft4Validator, "evolve"), (Draft202012Validator, "evolve")),
+# What each patch replaces, and the function that installs it (the replacement is
+# defined inside it: its __qualname__ starts with that name). Two patches may replace
+# the same attribute in turn (metaschema-prefilter wraps metaschema-validator's
+# check_schema on OAS30Validator), so a patch counts as installed by its own code.
+TARGETS: dict[str, tuple[str, tuple[tuple[type, str], ...]]] = {
+    "subscriptable": ("_install_subscriptable", ((SubscriptableAccessor, "_get_subnode"),)),
+    "metaschema-validator": ("_install_metaschema_validator", tuple(
+        (c, "check_schema") for c in (OAS30Validator, OAS31Validator, OAS32Validator))),
+    "reference-lookup": ("_install_reference_lookup", ((Resolver, "lookup"),)),
+    "metaschema-evolve": ("_memoised_evolve", ((Draft4Validator, "evolve"),
+                                                (Draft202012Validator, "evolve"))),
+    "metaschema-prefilter": ("_install_metaschema_prefilter",
+                             ((OAS30Validator, "check_schema"),)),
 }
-ORIGINAL = {(owner, name): owner.__dict__[name]
-            for targets in TARGETS.values() for owner, name in targets}
+
+
+def _installed_by(owner: type, name: str, installer: str) -> bool:
+    value = owner.__dict__[name]
+    function = getattr(value, "__func__", value)
+    return str(getattr(function, "__qualname__", "")).startswith(installer + ".")
 
 
 def patched_now() -> set[str]:
-    """Names of the patches whose target is replaced at this moment."""
-    return {patch for patch, targets in TARGETS.items()
-            if any(owner.__dict__[name] is not ORIGINAL[owner, name]
-                   for owner, name in targets)}
+    """Names of the patches whose replacement is in place at this moment."""
+    return {patch for patch, (installer, targets) in TARGETS.items()
+            if any(_installed_by(owner, name, installer) for owner, name in targets)}
+
+
+def test_every_patch_has_a_target() -> None:
+    assert set(TARGETS) == set(ALL)
 
 
 Record = tuple[Any, ...]
@@ -190,10 +203,12 @@ def _versions(wrong: set[str]) -> Callable[[str], str | None]:
 
 @pytest.mark.parametrize(("wrong", "skipped"), [
     ({"pathable"}, {"subscriptable"}),
-    ({"openapi-schema-validator"}, {"metaschema-validator"}),
-    ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve"}),
+    ({"openapi-schema-validator"}, {"metaschema-validator", "metaschema-prefilter"}),
+    ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve", "metaschema-prefilter"}),
+    ({"jsonschema-rs"}, {"metaschema-prefilter"}),
     ({"referencing"}, {"reference-lookup", "metaschema-evolve"}),
-    ({"pathable", "openapi-schema-validator", "jsonschema", "referencing"}, set(ALL)),
+    ({"pathable", "openapi-schema-validator", "jsonschema", "referencing", "jsonschema-rs"},
+     set(ALL)),
 ])
 def test_other_versions_skip_their_patches(wrong: set[str], skipped: set[str],
                                            monkeypatch: pytest.MonkeyPatch) -> None:
@@ -203,12 +218,14 @@ def test_other_versions_skip_their_patches(wrong: set[str], skipped: set[str],
         assert set(applied) == set(ALL) - skipped
         assert patched_now() == set(ALL) - skipped
     monkeypatch.undo()
-    document = _document("3.1.0")
-    expected = run(copy.deepcopy(document), "spec", False, monkeypatch)[1]
-    monkeypatch.setattr(validator_speedups, "installed_version", _versions(wrong))
-    seen, records = run(document, "spec", True, monkeypatch)
-    assert seen == set(ALL) - skipped
-    assert records == expected
+    for version in ("3.0.3", "3.1.0"):
+        document = _document(version)
+        expected = run(copy.deepcopy(document), "spec", False, monkeypatch)[1]
+        monkeypatch.setattr(validator_speedups, "installed_version", _versions(wrong))
+        seen, records = run(document, "spec", True, monkeypatch)
+        monkeypatch.undo()
+        assert seen == set(ALL) - skipped
+        assert records == expected, version
 
 
 def test_unexpected_code_skips_the_patch(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -216,6 +233,7 @@ def test_unexpected_code_skips_the_patch(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(OAS30Validator, "check_schema", classmethod(lambda cls, schema: None))
     with validator_speedups.speedups() as applied:
         assert "metaschema-validator" not in applied
+        assert "metaschema-prefilter" not in applied   # it wraps metaschema-validator
         assert "subscriptable" in applied
 
 

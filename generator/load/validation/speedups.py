@@ -23,6 +23,15 @@ so nothing outside validation ever runs patched code.
   resolver (objects, which the lookup memo keeps stable) build equal validators, so
   the first is kept and reused. Only the two metaschema validator classes are
   touched (Draft 4 for OpenAPI 2.0/3.0, Draft 2020-12 for 3.1/3.2).
+* ``metaschema-prefilter``: an OpenAPI 3.0 schema is checked against its Draft 4
+  metaschema by jsonschema in Python, the validator's slowest step. jsonschema-rs (which
+  the validator already requires) answers first; when it finds the schema valid, and
+  every ``pattern`` in it compiles (the one format the metaschema names, left to
+  Python's own checker), no error can come from the Python check and it is skipped. Any
+  other answer (invalid, a value jsonschema-rs cannot take) runs the Python check, so
+  the errors and their messages are Python's. ``tests/test_validator_prefilter.py``
+  holds jsonschema-rs to being at least as strict, on every schema of the corpus and on
+  generated ones.
 
 Memos key on ``id()`` of the objects involved and hold those objects, so an id
 cannot be reused while the memo lives; every memo is dropped when ``speedups()``
@@ -250,6 +259,64 @@ def _memoised_evolve(cls: Any, slow: Callable[..., Any],
     return evolve
 
 
+# --- metaschema-prefilter --------------------------------------------------------
+
+DRAFT4 = "http://json-schema.org/draft-04/schema#"
+
+
+def _install_metaschema_prefilter() -> Undo | None:
+    import jsonschema_rs  # noqa: PLC0415
+    from openapi_schema_validator import validators as oas  # noqa: PLC0415
+
+    cls = oas.OAS30Validator
+    current = cls.__dict__.get("check_schema")
+    unset = vars(oas).get("_CHECK_SCHEMA_UNSET")
+    if not isinstance(current, classmethod) or unset is None:
+        return None
+    if cls.META_SCHEMA.get("$schema") != DRAFT4:
+        return None
+    surely_valid = prefilter(cls.META_SCHEMA, cls.FORMAT_CHECKER, jsonschema_rs)
+    slow = current.__func__
+
+    def check_schema(klass: Any, schema: Any, format_checker: Any = unset) -> None:
+        if klass is cls and format_checker is unset and surely_valid(schema):
+            return
+        slow(klass, schema, format_checker)
+
+    return _set_attribute(cls, "check_schema", classmethod(check_schema))
+
+
+def prefilter(metaschema: Any, format_checker: Any,
+              jsonschema_rs: Any) -> Callable[[Any], bool]:
+    """True only for a schema the Python check of ``metaschema`` surely finds valid."""
+    fast = jsonschema_rs.Draft4Validator(metaschema, validate_formats=False)
+
+    def surely_valid(schema: Any) -> bool:
+        try:
+            if not fast.is_valid(schema):
+                return False
+        except (ValueError, TypeError, OverflowError):   # e.g. a key that is no string
+            return False
+        return all(format_checker.conforms(p, "regex") for p in _patterns(schema))
+
+    return surely_valid
+
+
+def _patterns(schema: Any) -> Iterator[str]:
+    """Every string under a ``pattern`` key, at any depth (a superset of the places the
+    metaschema checks with ``format: regex``)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found = node.get("pattern")
+            if isinstance(found, str):
+                yield found
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
 PATCHES: tuple[Patch, ...] = (
     Patch("subscriptable", {"pathable": "0.6.0"}, _install_subscriptable),
     Patch("metaschema-validator",
@@ -259,4 +326,8 @@ PATCHES: tuple[Patch, ...] = (
     # Without the lookup memo every resolver is new: this memo would only grow.
     Patch("metaschema-evolve", {"jsonschema": "4.26.0"}, _install_metaschema_evolve,
           needs=("reference-lookup",)),
+    Patch("metaschema-prefilter",
+          {"jsonschema-rs": "0.60.3", "openapi-schema-validator": "0.9.0",
+           "jsonschema": "4.26.0"},
+          _install_metaschema_prefilter, needs=("metaschema-validator",)),
 )
