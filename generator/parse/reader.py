@@ -36,7 +36,7 @@ from yaml.nodes import ScalarNode, SequenceNode
 from ..errors import fail
 from .exact_json import WIDE_NUMBER as _WIDE_NUMBER
 from .exact_json import exact_json
-from .limits import check_depth, read_bounded
+from .limits import check_tree_depth, read_bounded
 from .yaml_build import build
 from .yaml_limits import check_nesting, check_nodes
 
@@ -187,7 +187,7 @@ def _parse(data: bytes, path: Path) -> Any:
         else:
             if _WIDE_NUMBER.search(data):
                 parsed = exact_json(data, str(path))
-            check_depth(parsed, str(path))
+            check_tree_depth(parsed, str(path))   # JSON shares no container
             return parsed
     try:
         return _load_yaml(data, str(path))
