@@ -65,9 +65,12 @@ def generate(target: Target, config: Path | None = None) -> Generated:
     written = {**files, RECORD_FILE: record}
     if not set(written) <= names:
         raise AssertionError(f"rendered {sorted(set(written) - names)}, not in emitted_names")
-    check_replaceable(target.output, replaceable, [*inputs, *built.spec_files])
+    every_input = [*inputs, *built.spec_files]
+    check_replaceable(target.output, replaceable, every_input)
     with refused_when_unwritable(target.output):
-        write_catalog(target.output, written)
+        # Judged again under the lock: the folder may have changed while building.
+        write_catalog(target.output, written,
+                      guard=lambda: check_replaceable(target.output, replaceable, every_input))
     remember_outputs(target, built.spec_files, files, len(catalog.tools))
     return Generated(target, len(catalog.tools), sum(len(v) for v in files.values()),
                      built.findings)

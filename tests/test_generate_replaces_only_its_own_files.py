@@ -9,12 +9,16 @@ leave every byte where it was.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from helpers.fixtures import write_spec
 from helpers.generate import run_cli
+from helpers.inprocess import RunCli
 from toolcat.config import Target
+from toolcat.output import files
 from toolcat.output.guard import emitted_names
 from toolcat.vocab.files import CATALOG_FILE, MODULE_FILE, RECORD_FILE, SUMMARY_FILE
 
@@ -124,3 +128,26 @@ def test_a_folder_under_an_emitted_name(project: Path) -> None:
     (out / CATALOG_FILE).mkdir(parents=True)
     (out / CATALOG_FILE / "precious.txt").write_text("mine\n")
     _refused(project, out, "catalog.json/")
+
+
+def test_a_file_written_into_the_folder_while_waiting_for_the_lock(
+        project: Path, toolcat: RunCli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The folder is judged again under the lock, right before the swap: a file that
+    another run (or program) wrote while this one waited for the lock survives."""
+    out = project / "out"
+    spec = project / "api" / "openapi.yaml"
+    assert toolcat("generate", "--spec", spec, "--out", out).returncode == 0
+    real_lock = files.parent_locked
+
+    @contextmanager
+    def someone_writes_first(folder: Path) -> Iterator[None]:
+        (out / "notes.txt").write_text("written while toolcat waited\n")
+        with real_lock(folder):
+            yield
+
+    monkeypatch.setattr(files, "parent_locked", someone_writes_first)
+    before = _snapshot(project)
+    result = toolcat("generate", "--spec", spec, "--out", out)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "notes.txt" in result.stderr, result.stderr
+    assert _snapshot(project) == {**before, "out/notes.txt": b"written while toolcat waited\n"}

@@ -18,7 +18,7 @@ import re
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,9 +83,14 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def write_catalog(out: Path, files: Files) -> None:
+def write_catalog(out: Path, files: Files, guard: Callable[[], None] | None = None) -> None:
+    """Replace ``out`` by a folder of ``files``; ``guard`` (raising to refuse) runs under
+    the lock, so the folder it judges is the one replaced: another toolcat run that
+    wrote into it meanwhile has finished, and none can start until the swap is done."""
     with parent_locked(out):
         recover(out)
+        if guard is not None:
+            guard()
         remove_stale_staging(out)
         _swap_in(out, files)
 
