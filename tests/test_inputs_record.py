@@ -133,3 +133,21 @@ def test_a_template_edit_changes_the_identity(tmp_path: Path,
         assert identity.files_digest() != before
     finally:
         identity.files_digest.cache_clear()
+
+
+def test_record_names_ref_root_and_validation_when_set(tmp_path: Path) -> None:
+    """Settings that change what is read or refused are part of the provenance."""
+    write_spec(tmp_path / "api" / "v1", {
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/x": {"get": {"operationId": "getX", "responses": {"200": {
+            "description": "ok", "content": {"application/json": {
+                "schema": {"$ref": "../shared/x.json"}}}}}}}}}, "spec.yaml")
+    write_spec(tmp_path / "api" / "shared", {"type": "object"}, "x.json")
+    result = run_cli("generate", "--spec", tmp_path / "api" / "v1" / "spec.yaml",
+                     "--out", tmp_path / "out", "--ref-root", tmp_path / "api",
+                     "--validation", "warn", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    settings = orjson.loads((tmp_path / "out" / RECORD_FILE).read_bytes())["settings"]
+    assert settings["refRoot"] == ".."
+    assert settings["validation"] == "warn"
+    assert str(tmp_path).encode() not in orjson.dumps(settings)
