@@ -18,6 +18,7 @@ import pytest
 from corpus.docs import BROKEN, DOCUMENTS, VALIDATOR_REJECTS, path_of, ref_root_of
 from jsonschema.validators import Draft4Validator, Draft202012Validator
 from openapi_schema_validator import OAS30Validator, OAS31Validator, OAS32Validator
+from openapi_spec_validator.validation.keywords import SchemaValidator
 from pathable.accessors import SubscriptableAccessor
 from referencing._core import Resolver
 from toolcat.errors import ToolcatError
@@ -38,6 +39,7 @@ TARGETS: dict[str, tuple[str, tuple[tuple[type, str], ...]]] = {
     "reference-lookup": ("_install_reference_lookup", ((Resolver, "lookup"),)),
     "metaschema-evolve": ("_memoised_evolve", ((Draft4Validator, "evolve"),
                                                 (Draft202012Validator, "evolve"))),
+    "schema-keywords": ("_schema_walk", ((SchemaValidator, "__call__"),)),
     "metaschema-prefilter": ("_install_metaschema_prefilter",
                              ((OAS30Validator, "check_schema"),)),
 }
@@ -144,6 +146,8 @@ def _document(version: str) -> dict[str, Any]:
     if version.startswith("3.1"):
         schemas["Odd"]["$defs"] = {"local": {"type": ["string", 7]}}
         schemas["Pet"]["properties"]["self"] = {"$ref": "#/components/schemas/Pet"}
+        schemas["Pet"]["properties"]["anything"] = True      # boolean schemas: 3.1 only
+        schemas["Pet"]["properties"]["nothing"] = {"not": True, "default": 1}
         # unevaluatedProperties in the OpenAPI 3.1 vocabulary: "x-ok" is evaluated
         # through a $ref, "extra" is not.
         schemas["Tag"]["discriminator"] = {"propertyName": "kind", "x-ok": 1, "extra": 2}
@@ -206,8 +210,10 @@ def _versions(wrong: set[str]) -> Callable[[str], str | None]:
     ({"openapi-schema-validator"}, {"metaschema-validator", "metaschema-prefilter"}),
     ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve", "metaschema-prefilter"}),
     ({"jsonschema-rs"}, {"metaschema-prefilter"}),
+    ({"openapi-spec-validator", "jsonschema-path"}, {"schema-keywords"}),
     ({"referencing"}, {"reference-lookup", "metaschema-evolve"}),
-    ({"pathable", "openapi-schema-validator", "jsonschema", "referencing", "jsonschema-rs"},
+    ({"pathable", "openapi-schema-validator", "jsonschema", "referencing", "jsonschema-rs",
+      "openapi-spec-validator"},
      set(ALL)),
 ])
 def test_other_versions_skip_their_patches(wrong: set[str], skipped: set[str],

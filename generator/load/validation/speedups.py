@@ -32,6 +32,12 @@ so nothing outside validation ever runs patched code.
   the errors and their messages are Python's. ``tests/test_validator_prefilter.py``
   holds jsonschema-rs to being at least as strict, on every schema of the corpus and on
   generated ones.
+* ``schema-keywords``: the validator's walk over a schema asks ``"allOf" in schema``
+  and nine more such questions of every schema it visits, each a path lookup through
+  jsonschema-path (390,000 on GitHub's description). The schema's value, which the walk
+  reads first, answers each the same (a lookup resolves the same ``$ref`` and reads the
+  same mapping); everything else runs as written (``_schema_walk`` is the library's
+  ``SchemaValidator.__call__`` with those questions put to the value).
 
 Memos key on ``id()`` of the objects involved and hold those objects, so an id
 cannot be reused while the memo lives; every memo is dropped when ``speedups()``
@@ -259,6 +265,83 @@ def _memoised_evolve(cls: Any, slow: Callable[..., Any],
     return evolve
 
 
+# --- schema-keywords -------------------------------------------------------------
+
+def _install_schema_keywords() -> Undo | None:
+    from openapi_spec_validator.validation import keywords  # noqa: PLC0415
+
+    cls = keywords.SchemaValidator
+    if not callable(cls.__dict__.get("__call__")):
+        return None
+    if not all(hasattr(cls, name) for name in (
+            "_collect_properties", "_validate_schema_meta", "default_validator")):
+        return None
+    walk = _schema_walk(keywords.OpenAPIValidationError, keywords.ExtraParametersError)
+    return _set_attribute(cls, "__call__", walk)
+
+
+def _schema_walk(validation_error: Any, extra_parameters_error: Any) -> Callable[..., Any]:
+    """openapi-spec-validator 0.9.0's ``SchemaValidator.__call__``, keyword questions
+    put to the schema's value (see the module's docstring)."""
+    from collections.abc import Mapping  # noqa: PLC0415
+
+    def __call__(self: Any, schema: Any, require_properties: bool = True,
+                 meta_checked: bool = False) -> Iterator[Any]:
+        schema_value = schema.read_value()
+        if not isinstance(schema_value, (Mapping, bool)):
+            yield validation_error(f"{schema_value!r} is not of type 'object', 'boolean'")
+            return
+        keys: Any = schema_value if isinstance(schema_value, dict) else ()
+        schema_id = id(schema_value)
+        if not meta_checked and schema_id not in self.meta_checked_schema_ids:
+            self.meta_checked_schema_ids.append(schema_id)
+            err = self._validate_schema_meta(schema, schema_value)
+            if err is not None:
+                yield err
+                return
+        if schema_id in self.visited_schema_ids:
+            return
+        self.visited_schema_ids.append(schema_id)
+
+        nested_properties = []
+        if "allOf" in keys:
+            for inner_schema in schema / "allOf":
+                yield from self(inner_schema, require_properties=False, meta_checked=True)
+                nested_properties += list(self._collect_properties(inner_schema))
+        for keyword in ("anyOf", "oneOf"):
+            if keyword in keys:
+                for inner_schema in schema / keyword:
+                    yield from self(inner_schema, require_properties=False,
+                                    meta_checked=True)
+        for keyword in ("not", "items"):
+            if keyword in keys:
+                yield from self(schema / keyword, require_properties=False,
+                                meta_checked=True)
+        if "properties" in keys:
+            for _, prop_schema in (schema / "properties").items():
+                yield from self(prop_schema, require_properties=False, meta_checked=True)
+
+        required = ("required" in keys and (schema / "required").read_value()) or []
+        properties = ("properties" in keys and (schema / "properties").keys()) or []
+        if "allOf" in keys:
+            extra_properties = list(set(required) - set(properties) - set(nested_properties))
+        else:
+            extra_properties = []
+        if extra_properties and require_properties:
+            yield extra_parameters_error(
+                f"Required list has not defined properties: {extra_properties}")
+
+        if "default" in keys:
+            default_value = (schema / "default").read_value()
+            nullable_value = False
+            if "nullable" in keys:
+                nullable_value = (schema / "nullable").read_value()
+            if default_value is not None or nullable_value is not True:
+                yield from self.default_validator(schema, default_value)
+
+    return __call__
+
+
 # --- metaschema-prefilter --------------------------------------------------------
 
 DRAFT4 = "http://json-schema.org/draft-04/schema#"
@@ -326,6 +409,8 @@ PATCHES: tuple[Patch, ...] = (
     # Without the lookup memo every resolver is new: this memo would only grow.
     Patch("metaschema-evolve", {"jsonschema": "4.26.0"}, _install_metaschema_evolve,
           needs=("reference-lookup",)),
+    Patch("schema-keywords", {"openapi-spec-validator": "0.9.0", "jsonschema-path": "0.5.0"},
+          _install_schema_keywords),
     Patch("metaschema-prefilter",
           {"jsonschema-rs": "0.60.3", "openapi-schema-validator": "0.9.0",
            "jsonschema": "4.26.0"},
