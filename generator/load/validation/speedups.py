@@ -276,7 +276,9 @@ def _install_schema_keywords() -> Undo | None:
     if not all(hasattr(cls, name) for name in (
             "_collect_properties", "_validate_schema_meta", "default_validator")):
         return None
-    walk = _schema_walk(keywords.OpenAPIValidationError, keywords.ExtraParametersError)
+    from openapi_spec_validator.validation import exceptions  # noqa: PLC0415
+
+    walk = _schema_walk(exceptions.OpenAPIValidationError, exceptions.ExtraParametersError)
     return _set_attribute(cls, "__call__", walk)
 
 
