@@ -98,3 +98,19 @@ def test_nested_required_property_added_is_breaking_for_input_only() -> None:
                       "required": ["b"]}})
     assert found(old, new) == {("o.b", B, "required-argument-added")}
     assert found(old, new, "output") == {("o.b", C, "output-property-added")}
+
+
+def test_dependent_required_is_classified_by_what_it_adds() -> None:
+    """toolcat's "no body, or a body with its required fields" (dependentRequired)."""
+    props = {"name": {"type": "string"}, "note": {"type": "string"}}
+    free = {"type": "object", "properties": props}
+    tied = {**free, "dependentRequired": {"note": ["name"]}}
+    always = {**free, "required": ["name"]}
+    assert found(free, tied) == {("note", B, "dependent-required-added")}
+    assert found(tied, free) == {("note", C, "dependent-required-removed")}
+    assert found(free, tied, "output") == {("note", C, "dependent-required-added")}
+    # A body made optional: name was always needed, now only with a body field.
+    assert found(always, tied) == {("name", C, "argument-now-optional")}
+    assert found(tied, always) == {("name", B, "argument-now-required")}
+    odd = {**free, "dependentRequired": ["name"]}
+    assert found(free, odd) == {("", B, "schema-changed")}

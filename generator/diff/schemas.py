@@ -36,6 +36,7 @@ DOCUMENTATION = ("description", "title", "examples", "deprecated", "readOnly", "
                  "$comment")
 VARIANTS = ("anyOf", "oneOf")
 HANDLED = frozenset({"type", "enum", "const", "default", "properties", "required",
+                     "dependentRequired",
                      "additionalProperties", "items", "prefixItems", "allOf", "$ref", "$defs",
                      *VARIANTS, *LOWER_BOUNDS, *UPPER_BOUNDS, *RESTRICTIONS, *WIRE_FORMATS,
                      *DOCUMENTATION})
@@ -324,6 +325,29 @@ class SchemaDiff:
                             "now optional" if self.direction == "input"
                             else "no longer always present")
         yield from self._additional(old, new)
+        yield from self._dependencies(old, new, old_req, new_req)
+
+    def _dependencies(self, old: dict[str, Any], new: dict[str, Any], old_req: set[str],
+                      new_req: set[str]) -> Iterator[Found]:
+        """``dependentRequired`` (toolcat's "no body, or a whole one"): a pair "when
+        ``x`` is given, ``y`` is too" narrows what is accepted only where ``y`` was not
+        required anyway, and its removal widens only where ``y`` is not required now."""
+        was, now = old.get("dependentRequired", {}), new.get("dependentRequired", {})
+        if not (isinstance(was, dict) and isinstance(now, dict)):
+            if was != now:
+                yield Found((), "schema-changed", BREAKING, f"dependentRequired {show(was)} "
+                            f"-> {show(now)} (unclassified; review it)")
+            return
+        for name in sorted(set(was) | set(now)):
+            before, after = set(was.get(name) or ()), set(now.get(name) or ())
+            added = sorted(after - before - old_req)
+            removed = sorted(before - after - new_req)
+            if added:
+                yield Found((name,), "dependent-required-added", self._narrowed(),
+                            f"when given, now needs {', '.join(added)}")
+            if removed:
+                yield Found((name,), "dependent-required-removed", self._widened(),
+                            f"when given, no longer needs {', '.join(removed)}")
 
     def _additional(self, old: dict[str, Any], new: dict[str, Any]) -> Iterator[Found]:
         was, now = old.get("additionalProperties", True), new.get("additionalProperties", True)
