@@ -18,6 +18,7 @@ import pytest
 from helpers.fixtures import generate, write_spec
 from toolcat.config import Target
 from toolcat.errors import ToolcatError
+from toolcat.parse.exact_json import WIDE_NUMBER
 from toolcat.parse.reader import parse_bytes
 from toolcat.pipeline import CATALOG_FILE, build_catalog, render_files, spec_verdict
 
@@ -78,3 +79,20 @@ def test_a_ref_to_the_document_or_a_section_is_refused(tmp_path: Path, ref: str)
                                 "/schema/properties/x/$ref"), problem
     assert f"$ref '{ref}' names the document or one of its top-level sections" in (
         problem.message)
+
+
+@pytest.mark.parametrize(("text", "wide"), [
+    (b'{"n": 18446744073709551617}', True),
+    (b'{"e": [1, -12345678901234567890]}', True),
+    (b'{"a":1,"b":\n  12345678901234567890123}', True),
+    (b'12345678901234567890', True),
+    (b'{"x": 1.5e300}', True),
+    (b'{"token": "e72e16c7e42f292c6912e7710c838"}', False),
+    (b'{"example": "id 12345678901234567890"}', False),
+    (b'{"n": -9999999999999999999}', True),   # below -2**63
+    (b'{"n": 9999999999999999999}', False),   # 19 digits: orjson is exact
+    (b'{"n": -999999999999999999}', False),
+])
+def test_wide_numbers_are_found_where_values_start(text: bytes, wide: bool) -> None:
+    """Only a file that may hold a number orjson would round is read a second time."""
+    assert (WIDE_NUMBER.search(text) is not None) == wide

@@ -1,9 +1,13 @@
 """JSON numbers read exactly, for the rare file orjson would round.
 
 orjson reads an integer beyond 64 bits as a float (18446744073709551617 becomes
-1.8446744073709552e+19) and refuses ``1e400``. A file with a run of 19 or more
-digits (outside strings too: cheap to over-match) is read again with the standard
-library, which keeps every integer exact. (Numbers that are infinite as floats,
+1.8446744073709552e+19) and refuses ``1e400``. A file where a value that starts
+like a number (after ``:``, ``[`` or ``,``) has 20 or more digits (19 when negative:
+orjson is exact down to -2**63 and up to 2**64 - 1) is read again with
+the standard library, which keeps every integer exact. The same text inside a
+string matches too (cheap to over-match); a long run of digits within a string
+does not (the 13 MB GitHub description has a thousand hex tokens and example
+numbers in strings, and was read twice for them). (Numbers that are infinite as floats,
 and NaN, never get here: orjson refuses them with their line.)
 """
 
@@ -15,7 +19,8 @@ from typing import Any
 
 from ..errors import fail
 
-WIDE_NUMBER = re.compile(rb"[0-9]{19}|[eE][-+]?[0-9]{3}")
+WIDE_NUMBER = re.compile(rb"(?:^|[:\[,])[ \t\r\n]*(?:-[0-9]{19}|[0-9]{20})"
+                         rb"|(?:^|[:\[,])[ \t\r\n]*-?[0-9]+(?:\.[0-9]*)?[eE][-+]?[0-9]{3}")
 
 
 def exact_json(data: bytes, file: str) -> Any:
