@@ -34,8 +34,7 @@ import yaml
 from yaml.nodes import ScalarNode, SequenceNode
 
 from ..errors import fail
-from .exact_json import WIDE_NUMBER as _WIDE_NUMBER
-from .exact_json import exact_json
+from .exact_json import exact_json, may_be_rounded
 from .limits import check_tree_depth, read_bounded
 from .yaml_build import build
 from .yaml_limits import check_nesting, check_nodes
@@ -185,7 +184,7 @@ def _parse(data: bytes, path: Path) -> Any:
                 raise fail(str(path), f"line {exc.lineno} column {exc.colno}",
                            f"invalid JSON: {exc.msg}", "fix the syntax at that line") from None
         else:
-            if _WIDE_NUMBER.search(data):
+            if may_be_rounded(parsed):
                 parsed = exact_json(data, str(path))
             check_tree_depth(parsed, str(path))   # JSON shares no container
             return parsed
