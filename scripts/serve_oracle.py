@@ -4,17 +4,24 @@ For each document of tests/corpus/docs.py that toolcat generates, every tool get
 `--count` argument draws per schema variant (fixed seed); the runtime turns each into the
 request `toolcat serve` would send (no network), and the independent oracle in
 .venv-oracle judges it against the ORIGINAL document. Prints a Markdown table (accepted /
-judged, and what was not) on stdout. Run by `make serve-oracle`; `make test` runs a small
-fixed slice (tests/test_serve_corpus_offline.py).
+judged, pinned exceptions apart, and what was not) on stdout. Run by `make serve-oracle`;
+`make test` runs a small fixed slice (tests/test_serve_corpus_offline.py).
+
+    .venv/bin/python scripts/serve_oracle.py --count 2 corpus/museum/openapi.yaml
+    .venv/bin/python scripts/serve_oracle.py --tools 300 corpus/github/api.github.com.json
+    .venv/bin/python scripts/serve_oracle.py --failures /tmp/failures.json   # for classifying
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
@@ -23,32 +30,66 @@ from corpus.docs import BROKEN, DOCUMENTS  # noqa: E402
 from helpers.fixtures import real_catalog  # noqa: E402
 from helpers.paths import SHARED  # noqa: E402
 from helpers.runtime_oracle import judge_runtime  # noqa: E402
+from oracle.exceptions import pinned  # noqa: E402
+
+HEADER = ("| document | tools judged | calls | refused | judged | accepted | pinned "
+          "| unserialisable | not accepted (commonest causes) |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---|")
+
+
+def sample_tools(catalog: dict[str, Any], size: int | None, seed: int) -> list[str] | None:
+    """A fixed-seed sample of ``size`` tool names (None: every tool). Drawn from the
+    sorted names, so the sample depends on the seed and the catalog only."""
+    names = sorted(e["tool"]["name"] for e in catalog["tools"])
+    if size is None or size >= len(names):
+        return None
+    return sorted(random.Random(seed).sample(names, size))
+
+
+def row(doc: str, args: argparse.Namespace, details: list[dict[str, Any]]) -> str:
+    catalog = real_catalog(*doc.split("/"))
+    chosen = sample_tools(catalog, args.tools, args.seed)
+    tally = judge_runtime(SHARED / doc, catalog, args.count, args.seed, tools=chosen)
+    causes: Counter[str] = Counter()
+    held = 0
+    for name, arguments, verdict in tally.failures:
+        pin = pinned(doc, name)
+        held += pin is not None
+        if pin is None:
+            causes[f"{verdict['class']}: {verdict['errors'][0][:70]}"] += 1
+        details.append({"document": doc, "tool": name, "arguments": arguments,
+                        "pinned": pin, "verdict": verdict})
+    worst = "; ".join(f"{n}x {c}" for c, n in causes.most_common(3)) or "-"
+    refused = tally.classes["refused"]
+    total = len(catalog["tools"])
+    judged = f"{total}" if chosen is None else f"{len(chosen)} of {total}"
+    return (f"| `{doc}` | {judged} | {tally.requests + refused} | {refused} | {tally.requests} "
+            f"| {tally.accepted} | {held} | {tally.unserialisable} | {worst} "
+            f"(undrawable tools: {len(tally.undrawable)}) |")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--count", type=int, default=2)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--count", type=int, default=2, help="draws per schema variant")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--tools", type=int, default=None,
+                        help="judge a fixed-seed sample of this many tools per document")
+    parser.add_argument("--failures", type=Path, default=None,
+                        help="write every request not accepted (tool, arguments, verdict) as JSON")
     parser.add_argument("documents", nargs="*", help="default: every corpus document")
     args = parser.parse_args()
-    print("| document | tools | calls | refused | judged | accepted | unserialisable | "
-          "commonest causes |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    details: list[dict[str, Any]] = []
+    print(HEADER, flush=True)
     for doc in args.documents or [d for d in DOCUMENTS if d not in BROKEN]:
         start = time.monotonic()
         try:
-            catalog = real_catalog(*doc.split("/"))
-            tally = judge_runtime(SHARED / doc, catalog, args.count, args.seed)
+            line = row(doc, args, details)
         except Exception as exc:  # one document failing is a row, not the end
-            print(f"| {doc} | | | | | | | error: {type(exc).__name__}: {str(exc)[:80]} |")
-            continue
-        causes = Counter(f"{v['class']}: {v['errors'][0][:70]}" for _, _, v in tally.failures)
-        worst = "; ".join(f"{n}x {c}" for c, n in causes.most_common(3))
-        refused = tally.classes["refused"]
-        print(f"| {doc} | {len(catalog['tools'])} | {tally.requests + refused} | {refused} | "
-              f"{tally.requests} | {tally.accepted} | {tally.unserialisable} | {worst} "
-              f"(undrawable tools: {len(tally.undrawable)}) |", flush=True)
-        print(f"{doc}: {time.monotonic() - start:.1f} s", file=sys.stderr)
+            line = f"| `{doc}` | | | | | | | | error: {type(exc).__name__}: {str(exc)[:80]} |"
+        print(line, flush=True)
+        print(f"{doc}: {time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
+        if args.failures:
+            args.failures.write_text(json.dumps(details, indent=1, sort_keys=True, default=str))
 
 
 if __name__ == "__main__":

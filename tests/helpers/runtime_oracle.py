@@ -9,6 +9,7 @@ document in its own venv. Relative server URLs are resolved against a placeholde
 from __future__ import annotations
 
 import base64
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -35,13 +36,16 @@ def as_judged(request: HttpRequest, entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def judge_runtime(spec: Path, catalog: dict[str, Any], count: int = 2, seed_value: int = 11,
-                  *, base_url: str = PLACEHOLDER) -> Tally:
-    """Tally of oracle verdicts for `count` draws per schema variant of every tool."""
+                  *, base_url: str = PLACEHOLDER, tools: Collection[str] | None = None) -> Tally:
+    """Tally of oracle verdicts for `count` draws per schema variant of every tool
+    (or of the tools named)."""
     tally = Tally()
     handler = ApiHandler(catalog, ApiOptions(base_url=base_url))
     batch: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     for entry in catalog["tools"]:
         name = entry["tool"]["name"]
+        if tools is not None and name not in tools:
+            continue
         try:
             drawn = arguments_for(entry, count, seed_value, tally)
         except Exception:  # hypothesis-jsonschema cannot draw it (recursion)
