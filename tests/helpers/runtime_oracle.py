@@ -4,6 +4,9 @@ Arguments are drawn by `tests/oracle/sample.py` (fixed seed, plus a variant with
 optional field); each becomes a request through `ApiHandler.request_for`, exactly what
 `toolcat serve` would send, and `tests/oracle/client.judge` checks it against the ORIGINAL
 document in its own venv. Relative server URLs are resolved against a placeholder host.
+A call that carries a value OpenAPI has no serialization for (an object among a form
+body's fields, a nested list in a query) is marked as the contract oracle marks it
+(`oracle.wire.build`, test code): the judge counts it "unserialisable", apart.
 """
 
 from __future__ import annotations
@@ -15,13 +18,15 @@ from typing import Any
 
 from oracle.client import judge
 from oracle.sample import Tally, arguments_for
+from oracle.wire import build
 from toolcat.runtime.api import ApiHandler, ApiOptions
 from toolcat.runtime.request import HttpRequest, RequestError
 
 PLACEHOLDER = "http://oracle.test"
 
 
-def as_judged(request: HttpRequest, entry: dict[str, Any]) -> dict[str, Any]:
+def as_judged(request: HttpRequest, entry: dict[str, Any],
+              arguments: dict[str, Any]) -> dict[str, Any]:
     body: dict[str, Any] = {"body": None, "bodyBase64": None}
     if request.body is not None:
         try:
@@ -29,10 +34,12 @@ def as_judged(request: HttpRequest, entry: dict[str, Any]) -> dict[str, Any]:
         except UnicodeDecodeError:
             body["bodyBase64"] = base64.b64encode(request.body).decode()
     binding = entry["binding"]
+    unserialisable = build(entry, arguments, "").get("unserialisable")
     return {"method": request.method, "path": request.path, "query": request.query,
             "headers": dict(request.headers), "cookies": dict(request.cookies),
             "contentType": request.content_type, **body,
-            "operation": f"{binding['method']} {binding['path']}"}
+            "operation": f"{binding['method']} {binding['path']}",
+            **({"unserialisable": unserialisable} if unserialisable else {})}
 
 
 def judge_runtime(spec: Path, catalog: dict[str, Any], count: int = 2, seed_value: int = 11,
@@ -59,6 +66,6 @@ def judge_runtime(spec: Path, catalog: dict[str, Any], count: int = 2, seed_valu
                 tally.classes["refused"] += 1
                 tally.failures.append((name, args, {"errors": [str(exc)], "class": "refused"}))
                 continue
-            batch.append((name, args, as_judged(request, entry)))
+            batch.append((name, args, as_judged(request, entry, args)))
     tally.count(batch, judge(spec, [r for _, _, r in batch]))
     return tally

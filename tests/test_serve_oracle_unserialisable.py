@@ -1,0 +1,54 @@
+"""The serve oracle counts a call OpenAPI has no serialization for apart, never as a
+runtime fault nor as a pass.
+
+Lichess `broadcast_tour_create` has a form body whose field `grouping` is an object
+holding another object (`grouping.info`), beside a top-level object field `info`.
+No OpenAPI style writes an object among form fields without spreading its names
+among the others: the runtime sends something, the judge reads `info` twice and
+fails to deserialise it. The contract oracle (`oracle.wire.build`) already marks such
+calls "unserialisable"; the runtime's requests carry the same mark.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers.fixtures import generate, write_spec
+from helpers.runtime_oracle import judge_runtime
+
+INFO = {"type": "object", "additionalProperties": False, "required": ["format"],
+        "properties": {"format": {"type": "string", "enum": ["swiss"]}}}
+SPEC: dict[str, Any] = {
+    "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+    "servers": [{"url": "https://example.invalid"}],
+    "paths": {
+        "/broadcast/new": {"post": {
+            "operationId": "broadcastTourCreate",
+            "requestBody": {"required": True, "content": {
+                "application/x-www-form-urlencoded": {"schema": {
+                    "type": "object", "required": ["name", "info", "grouping"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "name": {"type": "string", "enum": ["cup"]},
+                        "info": INFO,
+                        "grouping": {"type": "object", "additionalProperties": False,
+                                     "required": ["info"],
+                                     "properties": {"info": INFO}}}}}}},
+            "responses": {"200": {"description": "ok"}}}},
+        "/broadcast/{id}": {"get": {
+            "operationId": "broadcastGet",
+            "parameters": [{"name": "id", "in": "path", "required": True,
+                            "schema": {"type": "string", "enum": ["b1"]}}],
+            "responses": {"200": {"description": "ok"}}}},
+    },
+}
+
+
+def test_object_among_form_fields_is_counted_unserialisable(tmp_path: Any) -> None:
+    spec = write_spec(tmp_path, SPEC, "spec.json")
+    catalog = generate(spec)
+    tally = judge_runtime(spec, catalog, count=1)
+    assert tally.failures == [], tally.failures
+    # Every field is fixed: one distinct draw per tool. The form call apart, the other passes.
+    assert tally.unserialisable == 1
+    assert tally.accepted == 1
