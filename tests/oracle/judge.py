@@ -35,6 +35,7 @@ from openapi_core.validation.request.exceptions import (
     MissingRequestBody,
     RequestBodyValidationError,
 )
+from quirks import drop_null_from_form_types
 from specload import load_document
 from swagger2 import convert_swagger2
 from werkzeug.datastructures import Headers, ImmutableMultiDict
@@ -73,6 +74,7 @@ class Judge:
         doc = load_document(spec_file)
         if str(doc.get("swagger", "")).startswith("2"):
             doc = convert_swagger2(doc)
+        drop_null_from_form_types(doc)
         self.version = str(doc.get("openapi", "3.0.0"))
         # jsonschema-path reads '#' in a key as a fragment: spell it %23 in path keys
         doc["paths"] = {k.replace("#", FRAGMENT): v for k, v in (doc.get("paths") or {}).items()}

@@ -1,0 +1,46 @@
+"""Work-arounds for openapi-core 0.23 crashes, each neutral on the wire.
+
+The judge's copy of the document is adjusted only where openapi-core would crash
+(an ``oracle-error``, which is never a verdict) and only where the adjustment admits
+exactly the same requests:
+
+- A form or multipart body property typed ``[T, "null"]`` (OpenAPI 3.1; Discord's
+  ``create_guild_sticker`` ``description``) makes openapi-core's media-type decoder
+  read ``type`` as a string and raise ``TypeError: Expected a string value, got
+  <class 'list'>`` for every request, sent or not. A form field is text: a null is not
+  sent at all (there is no encoding of null in a form part), so ``T`` alone admits the
+  same bodies. Only inline properties of inline media schemas are touched; a
+  referenced schema may serve a JSON body too, where null does travel.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+def drop_null_from_form_types(doc: dict[str, Any]) -> None:
+    """``type: [T, "null"]`` -> ``type: T`` on inline form/multipart body properties."""
+    for item in (doc.get("paths") or {}).values():
+        if not isinstance(item, dict):
+            continue
+        for method in METHODS:
+            op = item.get(method)
+            body = op.get("requestBody") if isinstance(op, dict) else None
+            content = body.get("content") if isinstance(body, dict) else None
+            for media, entry in (content or {}).items():
+                if media.split(";")[0].strip().lower() in FORM_TYPES and isinstance(entry, dict):
+                    _drop_null(entry.get("schema"))
+
+
+def _drop_null(schema: Any) -> None:
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return
+    for prop in (schema.get("properties") or {}).values():
+        kinds = prop.get("type") if isinstance(prop, dict) else None
+        if isinstance(kinds, list) and "null" in kinds:
+            rest = [k for k in kinds if k != "null"]
+            if len(rest) == 1:
+                prop["type"] = rest[0]
