@@ -114,10 +114,11 @@ class Judge:
         req = {**req, "operation": f"{method} {template}"}
         if req["method"].upper() != method.upper():
             return _bad("operation", f"method {req['method']} sent for {req['operation']}")
-        path_vars = self._match(template.split(FRAGMENT, 1)[0], req["path"])
+        bases = self._operation_bases(template, method.lower())
+        path_vars = self._match(template.split(FRAGMENT, 1)[0], req["path"], bases)
         if path_vars is None:
             return _bad("operation", f"path {req['path']!r} does not match {template} "
-                        f"under any server base path {self.bases}")
+                        f"under any server base path {bases}")
         nested = [k for k, _ in parse_qsl(req.get("query") or "", keep_blank_values=True)
                   if NESTED_KEY.match(k)]
         nested += _nested_form_keys(req)
@@ -153,14 +154,24 @@ class Judge:
             errors.append(exc)
         return errors
 
-    def _match(self, template: str, path: str) -> dict[str, str] | None:
+    def _operation_bases(self, template: str, method: str) -> list[str]:
+        """The nearest servers win: the operation's, else the path item's, else the
+        document's (OpenAPI 3 `servers` at all three levels; Plex's plex.tv operations)."""
+        item = self.spec / "paths" / template
+        for where in (item / method, item):
+            if "servers" in where:
+                with (where / "servers").open() as raw:
+                    return self._base_paths(raw)
+        return self.bases
+
+    def _match(self, template: str, path: str, bases: list[str]) -> dict[str, str] | None:
         names: list[str] = []
 
         def var(m: re.Match[str]) -> str:
             names.append(m.group(1))
             return "([^/]+)"
         pattern = re.sub(r"\\\{([^}]+)\\\}", var, re.escape(template))
-        for base in self.bases:
+        for base in bases:
             m = re.fullmatch(re.escape(base) + pattern, path)
             if m:
                 return {n: unquote(v) for n, v in zip(names, m.groups(), strict=True)}
