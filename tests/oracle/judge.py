@@ -190,7 +190,9 @@ class Judge:
         declared = _declared_parameters(self.spec / "paths", method, req["operation"])
         errors = []
         for name, _ in parse_qsl(req.get("query") or "", keep_blank_values=True):
-            base = name.split("[", 1)[0]
+            # deepObject's `a[b]` is parameter `a`; a name declared with brackets
+            # (Plex's `tagtype[].tag`) is itself
+            base = name if name in declared["query"] else name.split("[", 1)[0]
             if base not in declared["query"] and not declared["query_open"]:
                 errors.append(f"undeclared query parameter {name!r}")
         for name in req.get("headers") or {}:
