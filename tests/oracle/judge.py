@@ -35,7 +35,7 @@ from openapi_core.validation.request.exceptions import (
     MissingRequestBody,
     RequestBodyValidationError,
 )
-from quirks import drop_null_from_form_types
+from quirks import drop_null_from_form_types, explode_deep_objects
 from specload import load_document
 from swagger2 import convert_swagger2
 from werkzeug.datastructures import Headers, ImmutableMultiDict
@@ -75,6 +75,7 @@ class Judge:
         if str(doc.get("swagger", "")).startswith("2"):
             doc = convert_swagger2(doc)
         drop_null_from_form_types(doc)
+        explode_deep_objects(doc)
         self.version = str(doc.get("openapi", "3.0.0"))
         # jsonschema-path reads '#' in a key as a fragment: spell it %23 in path keys
         doc["paths"] = {k.replace("#", FRAGMENT): v for k, v in (doc.get("paths") or {}).items()}

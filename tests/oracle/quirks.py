@@ -11,6 +11,11 @@ exactly the same requests:
   sent at all (there is no encoding of null in a form part), so ``T`` alone admits the
   same bodies. Only inline properties of inline media schemas are touched; a
   referenced schema may serve a JSON body too, where null does travel.
+- A ``deepObject`` parameter without ``explode`` (Plex's ``prefs``) has ``explode:
+  false`` by default, a combination OpenAPI's style table leaves undefined ("n/a"):
+  openapi-core refuses it with ``DeserializeError`` on every request, the parameter
+  sent or not. ``a[b]=c`` is the only serialization deepObject has, so the judge reads
+  such a parameter as ``explode: true``.
 """
 
 from __future__ import annotations
@@ -44,3 +49,23 @@ def _drop_null(schema: Any) -> None:
             rest = [k for k in kinds if k != "null"]
             if len(rest) == 1:
                 prop["type"] = rest[0]
+
+
+def explode_deep_objects(doc: dict[str, Any]) -> None:
+    """``style: deepObject`` without ``explode`` -> ``explode: true``, wherever declared."""
+    for param in _parameters(doc):
+        if param.get("style") == "deepObject" and "explode" not in param:
+            param["explode"] = True
+
+
+def _parameters(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    found = list(((doc.get("components") or {}).get("parameters") or {}).values())
+    for item in (doc.get("paths") or {}).values():
+        if not isinstance(item, dict):
+            continue
+        found += item.get("parameters") or []
+        for method in METHODS:
+            op = item.get(method)
+            if isinstance(op, dict):
+                found += op.get("parameters") or []
+    return [p for p in found if isinstance(p, dict)]

@@ -1,0 +1,45 @@
+"""A deepObject parameter without `explode` is judged as `a[b]=c`, its only serialization.
+
+Plex declares `prefs` as `style: deepObject` without `explode`, so explode defaults to
+false, a combination OpenAPI's style table leaves undefined. openapi-core 0.23 refused
+every request of such an operation (`DeserializeError: ('deepObject', 'prefs')`), the
+parameter sent or not. The judge reads it as `explode: true` (tests/oracle/quirks.py);
+the object's own rules still apply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from helpers.fixtures import generate, write_spec
+from helpers.runtime_oracle import judge_runtime
+from oracle.client import judge
+
+SPEC: dict[str, Any] = {
+    "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+    "paths": {"/sections": {"post": {
+        "operationId": "addSection",
+        "parameters": [
+            {"name": "name", "in": "query", "required": True, "schema": {"type": "string"}},
+            {"name": "prefs", "in": "query", "style": "deepObject", "schema": {
+                "type": "object", "additionalProperties": False,
+                "properties": {"hidden": {"type": "integer", "maximum": 1}}}}],
+        "responses": {"200": {"description": "ok"}}}}},
+}
+
+
+def test_sent_or_not_it_is_judged(tmp_path: Any) -> None:
+    spec = write_spec(tmp_path, SPEC, "spec.json")
+    tally = judge_runtime(spec, generate(spec), count=3, base_url="http://h.invalid")
+    assert tally.failures == [], tally.failures
+    assert tally.accepted >= 3
+
+
+def test_its_schema_still_applies(tmp_path: Any) -> None:
+    spec = write_spec(tmp_path, SPEC, "spec.json")
+    (verdict,) = judge(spec, [{"method": "POST", "path": "/sections",
+                               "query": "name=a&prefs%5Bhidden%5D=7", "headers": {},
+                               "cookies": {}, "contentType": None, "body": None,
+                               "bodyBase64": None, "operation": "POST /sections"}])
+    assert verdict["class"] == "openapi-core", verdict
+    assert verdict["errors"] == ["InvalidParameter: hidden: 7 is greater than the maximum of 1"]
