@@ -7,6 +7,9 @@ No OpenAPI style writes an object among form fields without spreading its names
 among the others: the runtime sends something, the judge reads `info` twice and
 fails to deserialise it. The contract oracle (`oracle.wire.build`) already marks such
 calls "unserialisable"; the runtime's requests carry the same mark.
+
+Plex `modify_playlist_generator` has the other such shape: a deepObject parameter
+`Item` holding an object (`Item.Location.uri`); OpenAPI's deepObject is one level deep.
 """
 
 from __future__ import annotations
@@ -52,3 +55,28 @@ def test_object_among_form_fields_is_counted_unserialisable(tmp_path: Any) -> No
     # Every field is fixed: one distinct draw per tool. The form call apart, the other passes.
     assert tally.unserialisable == 1
     assert tally.accepted == 1
+
+
+DEEP: dict[str, Any] = {
+    "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+    "servers": [{"url": "https://example.invalid"}],
+    "paths": {"/playlists/{id}": {"put": {
+        "operationId": "modifyPlaylistGenerator",
+        "parameters": [
+            {"name": "id", "in": "path", "required": True,
+             "schema": {"type": "string", "enum": ["p1"]}},
+            {"name": "Item", "in": "query", "required": True, "style": "deepObject",
+             "explode": True, "schema": {
+                 "type": "object", "additionalProperties": False, "required": ["Location"],
+                 "properties": {"Location": {
+                     "type": "object", "additionalProperties": False, "required": ["uri"],
+                     "properties": {"uri": {"type": "string", "enum": ["u"]}}}}}}],
+        "responses": {"200": {"description": "ok"}}}}},
+}
+
+
+def test_object_inside_a_deep_object_is_counted_unserialisable(tmp_path: Any) -> None:
+    spec = write_spec(tmp_path, DEEP, "spec.json")
+    tally = judge_runtime(spec, generate(spec), count=1)
+    assert tally.failures == [], tally.failures
+    assert (tally.unserialisable, tally.accepted) == (1, 0)

@@ -5,16 +5,19 @@ optional field); each becomes a request through `ApiHandler.request_for`, exactl
 `toolcat serve` would send, and `tests/oracle/client.judge` checks it against the ORIGINAL
 document in its own venv. Relative server URLs are resolved against a placeholder host.
 A call that carries a value OpenAPI has no serialization for (an object among a form
-body's fields, a nested list in a query) is marked as the contract oracle marks it
-(`oracle.wire.build`, test code): the judge counts it "unserialisable", apart.
+body's fields, a nested list in a query, an object inside a deepObject) is marked as the
+contract oracle marks it (`oracle.wire.build`, test code): the judge counts it
+"unserialisable", apart.
 """
 
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from oracle.client import judge
 from oracle.sample import Tally, arguments_for
@@ -23,6 +26,16 @@ from toolcat.runtime.api import ApiHandler, ApiOptions
 from toolcat.runtime.request import HttpRequest, RequestError
 
 PLACEHOLDER = "http://oracle.test"
+NESTED_KEY = re.compile(r"^[^\[\]]+\[[^\]]*\]\[")   # a[b][c]: the judge's rule (judge.py)
+
+
+def unserialisable(entry: dict[str, Any], arguments: dict[str, Any]) -> str | None:
+    """Why no OpenAPI rule writes this call, as the contract oracle's request says."""
+    wire = build(entry, arguments, "")
+    nested = sorted({k for k, _ in parse_qsl(wire["query"], keep_blank_values=True)
+                     if NESTED_KEY.match(k)})
+    why: str | None = wire.get("unserialisable")
+    return why or (f"nested object under deepObject: {nested}" if nested else None)
 
 
 def as_judged(request: HttpRequest, entry: dict[str, Any],
@@ -34,12 +47,12 @@ def as_judged(request: HttpRequest, entry: dict[str, Any],
         except UnicodeDecodeError:
             body["bodyBase64"] = base64.b64encode(request.body).decode()
     binding = entry["binding"]
-    unserialisable = build(entry, arguments, "").get("unserialisable")
+    why = unserialisable(entry, arguments)
     return {"method": request.method, "path": request.path, "query": request.query,
             "headers": dict(request.headers), "cookies": dict(request.cookies),
             "contentType": request.content_type, **body,
             "operation": f"{binding['method']} {binding['path']}",
-            **({"unserialisable": unserialisable} if unserialisable else {})}
+            **({"unserialisable": why} if why else {})}
 
 
 def judge_runtime(spec: Path, catalog: dict[str, Any], count: int = 2, seed_value: int = 11,
