@@ -15,6 +15,12 @@ PINNED: dict[str, dict[str, tuple[str, str]]] = {
         ("api_board_seek", "broadcast_round_create", "broadcast_round_update"),
         (VALIDATOR, "openapi-core 0.23 cannot read a form-urlencoded body whose schema is a "
                     "oneOf/anyOf: it deserialises no field and fills defaults")),
+    "corpus/plex/plex-api-spec.yaml": {
+        "get_first_characters": (SPEC, "query parameter mediaQuery (form, exploded object) "
+                                       "writes `type` and `sort`, names the operation also "
+                                       "declares as integer parameters: its string `sort` "
+                                       "lands on the integer one"),
+    },
     "corpus/sonarr/openapi.json": {
         "get_root": (SPEC, "GET / declares a path parameter 'path' its template does not "
                            "have (openapi-spec-validator rejects the document for it)"),
