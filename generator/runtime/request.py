@@ -232,7 +232,8 @@ def _body(binding: dict[str, Any], properties: dict[str, Any],
         name, value = whole[0]
         schema = properties.get(name, {})
         if schema.get("contentEncoding") == "base64":
-            return _concrete(ctype, "application/octet-stream"), _b64(name, value)
+            data = _b64(name, value)
+            return _binary_type(ctype, data), data
         if isinstance(value, str) and not _is_json(kind):
             return ctype, value.encode()
         return _concrete(ctype, "application/json"), _json(value)
@@ -241,6 +242,33 @@ def _body(binding: dict[str, Any], properties: dict[str, Any],
 
 def _is_json(kind: str) -> bool:
     return kind in _JSON_TYPES or kind.endswith("+json") or kind in ("*/*", "application/*")
+
+
+# Signatures of common binary formats: a body declared as a range (Jellyfin's `image/*`)
+# is sent with the type its bytes show, so a server that dispatches on it can.
+_SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
+               (b"GIF87a", "image/gif"), (b"GIF89a", "image/gif"), (b"%PDF-", "application/pdf"),
+               (b"PK\x03\x04", "application/zip"))
+
+
+def _binary_type(ctype: str, data: bytes) -> str:
+    """The Content-Type of a binary body declared as `ctype`, which may be a range.
+
+    `*/*` says nothing: application/octet-stream. `image/*` is narrowed by the bytes'
+    signature; unknown bytes keep the range itself, which is a well-formed media type
+    (RFC 9110: `*` is a token character) and the one the document says it accepts,
+    where application/octet-stream would be outside it."""
+    kind = ctype.split(";", maxsplit=1)[0].strip().lower()
+    if "*" not in kind:
+        return ctype
+    major = kind.split("/", 1)[0]
+    if data.startswith(b"RIFF") and data[8:12] == b"WEBP":
+        found: str | None = "image/webp"
+    else:
+        found = next((t for magic, t in _SIGNATURES if data.startswith(magic)), None)
+    if found is not None and major in ("*", found.split("/", 1)[0]):
+        return found
+    return "application/octet-stream" if major == "*" else kind
 
 
 def _concrete(ctype: str, fallback: str) -> str:
