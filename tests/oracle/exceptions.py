@@ -15,6 +15,11 @@ PINNED: dict[str, dict[str, tuple[str, str]]] = {
         ("api_board_seek", "broadcast_round_create", "broadcast_round_update"),
         (VALIDATOR, "openapi-core 0.23 cannot read a form-urlencoded body whose schema is a "
                     "oneOf/anyOf: it deserialises no field and fills defaults")),
+    "corpus/jellyfin/openapi.json": dict.fromkeys(
+        ("disable_plugin", "enable_plugin", "get_plugin_image", "uninstall_plugin_by_version"),
+        (SPEC, "path parameter `version` is the `Version` object, all of whose properties are "
+               "readOnly: the only input is {}, which writes an empty path segment (the API "
+               "takes a version string such as 10.9.0)")),
     "corpus/plex/plex-api-spec.yaml": {
         "get_first_characters": (SPEC, "query parameter mediaQuery (form, exploded object) "
                                        "writes `type` and `sort`, names the operation also "
