@@ -35,7 +35,12 @@ from openapi_core.validation.request.exceptions import (
     MissingRequestBody,
     RequestBodyValidationError,
 )
-from quirks import drop_null_from_form_types, explode_deep_objects
+from quirks import (
+    drop_null_from_form_types,
+    explode_deep_objects,
+    file_handler,
+    inline_property_maps,
+)
 from specload import load_document
 from swagger2 import convert_swagger2
 from werkzeug.datastructures import Headers, ImmutableMultiDict
@@ -79,9 +84,12 @@ class Judge:
         self.version = str(doc.get("openapi", "3.0.0"))
         # jsonschema-path reads '#' in a key as a fragment: spell it %23 in path keys
         doc["paths"] = {k.replace("#", FRAGMENT): v for k, v in (doc.get("paths") or {}).items()}
+        doc = inline_property_maps(doc, spec_file.resolve())
         self.doc = doc
         self.base_uri = spec_file.resolve().as_uri()
-        self.spec = SchemaPath.from_dict(doc, base_uri=self.base_uri)
+        # Only files are read (never the network), through the same quirks.
+        self.spec = SchemaPath.from_dict(doc, base_uri=self.base_uri,
+                                         handlers={"file": file_handler})
         self.api = OpenAPI(self.spec, config=Config(spec_validator_cls=None))
         self.bases = self._base_paths(doc.get("servers"))
 
