@@ -40,6 +40,7 @@ from quirks import (
     explode_deep_objects,
     file_handler,
     inline_property_maps,
+    loosen_deep_objects,
 )
 from specload import load_document
 from swagger2 import convert_swagger2
@@ -84,6 +85,7 @@ class Judge:
         self.version = str(doc.get("openapi", "3.0.0"))
         # jsonschema-path reads '#' in a key as a fragment: spell it %23 in path keys
         doc["paths"] = {k.replace("#", FRAGMENT): v for k, v in (doc.get("paths") or {}).items()}
+        self.loose_deep = loosen_deep_objects(doc)
         doc = inline_property_maps(doc, spec_file.resolve())
         self.doc = doc
         self.base_uri = spec_file.resolve().as_uri()
@@ -131,6 +133,10 @@ class Judge:
         nested = [k for k, _ in parse_qsl(req.get("query") or "", keep_blank_values=True)
                   if NESTED_KEY.match(k)]
         nested += _nested_form_keys(req)
+        loose = self._loose_deep_sent(req, template, method.lower())
+        if loose and not req.get("unserialisable"):
+            req = {**req, "unserialisable": f"deepObject on a schema that is not an object "
+                                            f"(no OpenAPI serialization): {loose}"}
         if nested or req.get("unserialisable"):
             why = req.get("unserialisable") or (
                 f"nested object under deepObject/form: {sorted(set(nested))}")
@@ -162,6 +168,15 @@ class Judge:
         except RequestBodyValidationError as exc:
             errors.append(exc)
         return errors
+
+    def _loose_deep_sent(self, req: dict[str, Any], template: str, method: str) -> list[str]:
+        names = {n for k, m, n in self.loose_deep if k == template and m == method}
+        if not names:
+            return []
+        sent = {k.split("[", 1)[0] for k, _ in parse_qsl(req.get("query") or "",
+                                                         keep_blank_values=True)}
+        sent |= _body_names(req)
+        return sorted(names & sent)
 
     def _operation_bases(self, template: str, method: str) -> list[str]:
         """The nearest servers win: the operation's, else the path item's, else the

@@ -16,6 +16,12 @@ exactly the same requests:
   openapi-core refuses it with ``DeserializeError`` on every request, the parameter
   sent or not. ``a[b]=c`` is the only serialization deepObject has, so the judge reads
   such a parameter as ``explode: true``.
+- ``style: deepObject`` on a schema that is not an object (Stripe's ``expand``, an
+  array; ``created``, anyOf object/integer; the same in form-body ``encoding``) has no
+  serialization in OpenAPI, and openapi-core refused every request of such an
+  operation, the parameter sent or not. The judge reads such a parameter as
+  ``form`` (so an absent one is absent) and a request that does send it is
+  ``unserialisable``, counted apart (``loosen_deep_objects`` returns where).
 - ``properties: {$ref: "attributes.yml#/load_balancer_droplet_tag"}`` (DigitalOcean):
   a JSON Reference standing for a whole properties map, which JSON Reference replaces
   by the map (toolcat reads it so too). jsonschema's ``referencing`` takes it for a
@@ -121,3 +127,59 @@ def _absolute(node: Any, source: Path) -> Any:
         target, pointer = _target(ref, source)
         out["$ref"] = f"{target.as_uri()}#{pointer}"
     return out
+
+
+def loosen_deep_objects(doc: dict[str, Any]) -> set[tuple[str, str, str]]:
+    """deepObject on a non-object schema -> form; returns (path, method, name) of each:
+    a query parameter's name, or a form body field's."""
+    found: set[tuple[str, str, str]] = set()
+    for key, item in (doc.get("paths") or {}).items():
+        if not isinstance(item, dict):
+            continue
+        shared = [_local(doc, p) for p in item.get("parameters") or []]
+        for method in METHODS:
+            op = item.get(method)
+            if not isinstance(op, dict):
+                continue
+            for param in shared + [_local(doc, p) for p in op.get("parameters") or []]:
+                if param.get("style") == "deepObject" and not _is_object(doc, param.get("schema")):
+                    param["style"] = "form"
+                    found.add((key, method, str(param.get("name"))))
+            found |= {(key, method, n) for n in _loosen_encoding(doc, op)}
+    return found
+
+
+def _loosen_encoding(doc: dict[str, Any], op: dict[str, Any]) -> set[str]:
+    body = _local(doc, op.get("requestBody"))
+    out: set[str] = set()
+    for entry in (body.get("content") or {}).values():
+        if not isinstance(entry, dict):
+            continue
+        props = _local(doc, entry.get("schema")).get("properties") or {}
+        for name, enc in (entry.get("encoding") or {}).items():
+            if isinstance(enc, dict) and enc.get("style") == "deepObject" \
+                    and not _is_object(doc, props.get(name)):
+                enc["style"] = "form"
+                out.add(name)
+    return out
+
+
+def _local(doc: dict[str, Any], node: Any) -> dict[str, Any]:
+    """``node`` with local ``#/...`` references followed (the object itself, not a copy)."""
+    for _ in range(16):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if not (isinstance(ref, str) and ref.startswith("#/")):
+            break
+        target: Any = doc
+        for raw in ref[2:].split("/"):
+            target = target.get(raw.replace("~1", "/").replace("~0", "~"), {}) \
+                if isinstance(target, dict) else {}
+        node = target
+    return node if isinstance(node, dict) else {}
+
+
+def _is_object(doc: dict[str, Any], schema: Any) -> bool:
+    resolved = _local(doc, schema)
+    return resolved.get("type") == "object" or (
+        "type" not in resolved and "properties" in resolved and not any(
+            k in resolved for k in ("anyOf", "oneOf")))
