@@ -49,7 +49,8 @@ def sample_tools(catalog: dict[str, Any], size: int | None, seed: int) -> list[s
 def row(doc: str, args: argparse.Namespace, details: list[dict[str, Any]]) -> str:
     catalog = real_catalog(*doc.split("/"))
     chosen = sample_tools(catalog, args.tools, args.seed)
-    tally = judge_runtime(SHARED / doc, catalog, args.count, args.seed, tools=chosen)
+    tally = judge_runtime(SHARED / doc, catalog, args.count, args.seed, tools=chosen,
+                          draw_seconds=args.draw_seconds)
     causes: Counter[str] = Counter()
     held = 0
     for name, arguments, verdict in tally.failures:
@@ -74,6 +75,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--tools", type=int, default=None,
                         help="judge a fixed-seed sample of this many tools per document")
+    parser.add_argument("--draw-seconds", type=float, default=60.0,
+                        help="a tool whose arguments take longer to draw counts as undrawable")
     parser.add_argument("--failures", type=Path, default=None,
                         help="write every request not accepted (tool, arguments, verdict) as JSON")
     parser.add_argument("documents", nargs="*", help="default: every corpus document")

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Collection
+import signal
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -55,10 +57,32 @@ def as_judged(request: HttpRequest, entry: dict[str, Any],
             **({"unserialisable": why} if why else {})}
 
 
+@contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise TimeoutError in this (main) thread after ``seconds``, then every second
+    until the block ends: hypothesis swallows one error per variant drawn."""
+    if seconds is None:
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise TimeoutError(f"drawing took over {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def judge_runtime(spec: Path, catalog: dict[str, Any], count: int = 2, seed_value: int = 11,
-                  *, base_url: str = PLACEHOLDER, tools: Collection[str] | None = None) -> Tally:
+                  *, base_url: str = PLACEHOLDER, tools: Collection[str] | None = None,
+                  draw_seconds: float | None = None) -> Tally:
     """Tally of oracle verdicts for `count` draws per schema variant of every tool
-    (or of the tools named)."""
+    (or of the tools named). With `draw_seconds`, a tool whose arguments take longer
+    to draw is counted undrawable (hypothesis-jsonschema on a huge schema)."""
     tally = Tally()
     handler = ApiHandler(catalog, ApiOptions(base_url=base_url))
     batch: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
@@ -67,8 +91,9 @@ def judge_runtime(spec: Path, catalog: dict[str, Any], count: int = 2, seed_valu
         if tools is not None and name not in tools:
             continue
         try:
-            drawn = arguments_for(entry, count, seed_value, tally)
-        except Exception:  # hypothesis-jsonschema cannot draw it (recursion)
+            with _time_limit(draw_seconds):
+                drawn = arguments_for(entry, count, seed_value, tally)
+        except Exception:  # hypothesis-jsonschema cannot draw it (recursion, time)
             tally.undrawable.append(name)
             continue
         for args in drawn:
