@@ -37,6 +37,7 @@ from openapi_core.validation.request.exceptions import (
 )
 from quirks import (
     drop_null_from_form_types,
+    drop_parameter_read_only,
     explode_deep_objects,
     file_handler,
     inline_property_maps,
@@ -82,6 +83,7 @@ class Judge:
             doc = convert_swagger2(doc)
         drop_null_from_form_types(doc)
         explode_deep_objects(doc)
+        drop_parameter_read_only(doc)
         self.version = str(doc.get("openapi", "3.0.0"))
         # jsonschema-path reads '#' in a key as a fragment: spell it %23 in path keys
         doc["paths"] = {k.replace("#", FRAGMENT): v for k, v in (doc.get("paths") or {}).items()}

@@ -22,6 +22,12 @@ exactly the same requests:
   operation, the parameter sent or not. The judge reads such a parameter as
   ``form`` (so an absent one is absent) and a request that does send it is
   ``unserialisable``, counted apart (``loosen_deep_objects`` returns where).
+- ``readOnly`` on a parameter's own schema (Cloudflare's ``account_id``, a schema also
+  used as a readOnly property): OpenAPI 3.0 says readOnly concerns properties only, but
+  openapi-core refused any value of such a parameter ("Tried to write read-only
+  property"), the document's own examples included. The judge's copy of a parameter
+  schema drops readOnly at its top (through local references and anyOf/oneOf/allOf
+  branches, copied so the shared schema stays as it is for bodies).
 - ``properties: {$ref: "attributes.yml#/load_balancer_droplet_tag"}`` (DigitalOcean):
   a JSON Reference standing for a whole properties map, which JSON Reference replaces
   by the map (toolcat reads it so too). jsonschema's ``referencing`` takes it for a
@@ -32,6 +38,7 @@ exactly the same requests:
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -183,3 +190,24 @@ def _is_object(doc: dict[str, Any], schema: Any) -> bool:
     return resolved.get("type") == "object" or (
         "type" not in resolved and "properties" in resolved and not any(
             k in resolved for k in ("anyOf", "oneOf")))
+
+
+def drop_parameter_read_only(doc: dict[str, Any]) -> None:
+    """A parameter's schema without readOnly at its top (a copy where it was shared)."""
+    for param in _parameters(doc):
+        if isinstance(param.get("schema"), dict):
+            param["schema"] = _without_read_only(doc, param["schema"], 0)
+
+
+def _without_read_only(doc: dict[str, Any], schema: dict[str, Any], depth: int) -> Any:
+    if depth > 4:
+        return schema
+    if isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/"):
+        rest = {k: v for k, v in schema.items() if k != "$ref"}
+        schema = {**copy.deepcopy(_local(doc, schema)), **rest}
+    out = {k: v for k, v in schema.items() if k != "readOnly"}
+    for key in ("anyOf", "oneOf", "allOf"):
+        if isinstance(out.get(key), list):
+            out[key] = [_without_read_only(doc, s, depth + 1) if isinstance(s, dict) else s
+                        for s in out[key]]
+    return out
