@@ -15,6 +15,14 @@ PINNED: dict[str, dict[str, tuple[str, str]]] = {
         ("api_board_seek", "broadcast_round_create", "broadcast_round_update"),
         (VALIDATOR, "openapi-core 0.23 cannot read a form-urlencoded body whose schema is a "
                     "oneOf/anyOf: it deserialises no field and fills defaults")),
+    "corpus/cloudflare/openapi.json": {
+        "custom_hostname_for_a_zone_list_custom_hostnames": (
+            SPEC, "query parameter ssl's default '0' is not one of its enum [0, 1]; the "
+                  "validator fills the default when the parameter is absent"),
+        "radar_get_attacks_layer3_timeseries_by_bytes": (
+            SPEC, "query parameter metric's default 'bytes' is not one of its enum "
+                  "['BYTES', 'BYTES_OLD']; the validator fills the default when absent"),
+    },
     "corpus/digitalocean/specification/DigitalOcean-public.v2.yaml": {
         **dict.fromkeys(
             ("ssh_keys_get", "ssh_keys_update", "ssh_keys_delete"),
