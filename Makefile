@@ -48,7 +48,7 @@ lint: $(STAMP)
 
 # Every corpus document: requests toolcat serve would send, judged offline by tests/oracle.
 serve-oracle: $(STAMP) $(ORACLE_STAMP)
-	$(BIN)/python scripts/serve_oracle.py
+	nice -n 10 $(BIN)/python scripts/serve_oracle.py --count 2
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py --scaling
