@@ -184,6 +184,9 @@ def build_request(entry: dict[str, Any], arguments: dict[str, Any],
         if location == "body":
             body_args[argument] = (where, value)
             continue
+        if value is None and location == "path":
+            # Nothing to substitute: the template's `{name}` would go out as it is.
+            raise RequestError(f"argument '{argument}': a path value cannot be null")
         if value is None:
             continue  # an explicit null for an optional parameter: nothing to send
         wire_value = _content_value(value, where.get("contentType"))
