@@ -25,9 +25,9 @@ so nothing outside validation ever runs patched code.
   touched (Draft 4 for OpenAPI 2.0/3.0, Draft 2020-12 for 3.1/3.2).
 * ``metaschema-prefilter``: an OpenAPI 3.0 schema is checked against its Draft 4
   metaschema by jsonschema in Python, the validator's slowest step. jsonschema-rs (which
-  the validator already requires) answers first; when it finds the schema valid, and
-  every ``pattern`` in it compiles (the one format the metaschema names, left to
-  Python's own checker), no error can come from the Python check and it is skipped. Any
+  the validator already requires) answers first, calling Python's own format checker
+  for the one format the metaschema names (``regex``); when it finds the schema valid,
+  no error can come from the Python check and it is skipped. Any
   other answer (invalid, a value jsonschema-rs cannot take) runs the Python check, so
   the errors and their messages are Python's. ``tests/test_validator_prefilter.py``
   holds jsonschema-rs to being at least as strict, on every schema of the corpus and on
@@ -373,33 +373,41 @@ def _install_metaschema_prefilter() -> Undo | None:
 
 def prefilter(metaschema: Any, format_checker: Any,
               jsonschema_rs: Any) -> Callable[[Any], bool]:
-    """True only for a schema the Python check of ``metaschema`` surely finds valid."""
-    fast = jsonschema_rs.Draft4Validator(metaschema, validate_formats=False)
+    """True only for a schema the Python check of ``metaschema`` surely finds valid.
+
+    jsonschema-rs checks every format the metaschema names (``regex`` for Draft 4) by
+    calling ``format_checker``, the Python check's own, so a format is judged alike
+    by both and the structure by jsonschema-rs.
+    """
+    formats = {name: _conforms(format_checker, name) for name in _formats(metaschema)}
+    fast = jsonschema_rs.Draft4Validator(metaschema, validate_formats=True, formats=formats)
 
     def surely_valid(schema: Any) -> bool:
         try:
-            if not fast.is_valid(schema):
-                return False
+            return bool(fast.is_valid(schema))
         except (ValueError, TypeError, OverflowError):   # e.g. a key that is no string
             return False
-        return all(format_checker.conforms(p, "regex") for p in _patterns(schema))
 
     return surely_valid
 
 
-def _patterns(schema: Any) -> Iterator[str]:
-    """Every string under a ``pattern`` key, at any depth (a superset of the places the
-    metaschema checks with ``format: regex``)."""
+def _conforms(format_checker: Any, name: str) -> Callable[[Any], bool]:
+    return lambda value: bool(format_checker.conforms(value, name))
+
+
+def _formats(schema: Any) -> set[str]:
+    """The values of every ``format`` keyword in ``schema`` (a metaschema)."""
+    found: set[str] = set()
     stack = [schema]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            found = node.get("pattern")
-            if isinstance(found, str):
-                yield found
+            if isinstance(node.get("format"), str):
+                found.add(node["format"])
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)
+    return found
 
 
 PATCHES: tuple[Patch, ...] = (
