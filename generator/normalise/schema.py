@@ -202,11 +202,19 @@ class SchemaRewriter:
         return names
 
     def _is_hidden(self, sub: Any, seen: frozenset[str]) -> bool:
+        """The property says readOnly/writeOnly itself, through its ``$ref``, or in one
+        of its ``allOf`` parts (``allOf: [{$ref: Connection}, {readOnly: true}]``:
+        every part holds for the whole, so the API refuses the property in a request)."""
         flag = _HIDDEN[self.mode]
         if isinstance(sub, dict) and flag in sub:
             return sub[flag] is True
-        target, _ = self._deref(sub, seen)
-        return isinstance(target, dict) and target.get(flag) is True
+        target, seen = self._deref(sub, seen)
+        if not isinstance(target, dict):
+            return False
+        if flag in target:
+            return target[flag] is True
+        parts = target.get("allOf")
+        return isinstance(parts, list) and any(self._is_hidden(p, seen) for p in parts)
 
     def _deref(self, node: Any, seen: frozenset[str]) -> tuple[Any, frozenset[str]]:
         """Follow ``$ref``s on a raw schema; a cycle or a broken one ends the walk."""
