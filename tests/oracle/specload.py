@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +61,7 @@ def read_file(path: Path) -> Any:
 MAPS = ("properties", "patternProperties", "definitions", "$defs")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read_cached(path: Path) -> Any:
     return read_file(path)
 
@@ -80,10 +80,9 @@ def _repair_maps(node: Any, here: Path, depth: int) -> Any:
     for key, value in node.items():
         if key in MAPS and isinstance(value, dict) and set(value) == {"$ref"} \
                 and isinstance(value["$ref"], str) and depth < 8:
-            value = _repair_maps(_map_target(value["$ref"], here), here, depth + 1)
+            out[key] = _repair_maps(_map_target(value["$ref"], here), here, depth + 1)
         else:
-            value = _repair_maps(value, here, depth)
-        out[key] = value
+            out[key] = _repair_maps(value, here, depth)
     return out
 
 
