@@ -131,10 +131,13 @@ class SchemaRewriter:
         ref = raw["$ref"]
         name, target, _ = self.lookup(ref, "")
         values = [v for v, r in mapping.items() if r in (ref, name, ref.rsplit("/", 1)[-1])]
-        values = values or [ref.rsplit("/", 1)[-1]]
         own = (target.get("properties") or {}).get(prop) if isinstance(target, dict) else None
-        if isinstance(own, dict) and ("const" in own or "enum" in own):
+        if not values and isinstance(own, dict) and ("const" in own or "enum" in own):
             return new
+        # the mapping's values, even where the branch has an enum of its own: a value
+        # the mapping does not list names no schema (DigitalOcean's by-tag actions
+        # share a schema whose enum lists every action, and map only some)
+        values = values or [ref.rsplit("/", 1)[-1]]
         return {**new, "properties": {prop: {"enum": sorted(values)}}}
 
     def _self_ref(self, node: dict[str, Any], keyword: str, loc: str) -> dict[str, Any]:
