@@ -11,9 +11,11 @@
 * inputs leave out ``readOnly`` properties, outputs leave out ``writeOnly`` ones,
   at any depth and through ``allOf``.
 * ``$ref``s point into the tool's own ``$defs`` (see ``defs.py``).
-* inputs only (what the wire accepts, issue 11): ``format: int32``/``int64`` add the
-  bounds they imply; a ``discriminator``'s values are carried into its ``oneOf``/
-  ``anyOf`` branches (``enum`` on the property) before the keyword is dropped.
+* inputs only (what the wire accepts, issue 11): ``nullable`` admits null only where
+  OpenAPI 3.0.3's letter does (beside ``type``, never past an ``enum`` without null);
+  ``format: int32``/``int64`` add the bounds they imply; a ``discriminator``'s values
+  are carried into its ``oneOf``/``anyOf`` branches (``enum`` on the property) before
+  the keyword is dropped.
 """
 
 from __future__ import annotations
@@ -94,7 +96,10 @@ class SchemaRewriter:
         if isinstance(out.get("required"), list) and all(
                 isinstance(r, str) for r in out["required"]):
             out["required"] = list(dict.fromkeys(out["required"]))  # 2020-12: unique
-        _fix_type(out, nullable=node.get("nullable") is True)
+        nullable = node.get("nullable") is True
+        if self.mode == "input" and nullable:
+            nullable = _strictly_nullable(node)
+        _fix_type(out, nullable=nullable)
         self._hide_properties(node, out)
         self.record(out, loc)
         return out
@@ -264,6 +269,17 @@ def _looser(out: dict[str, Any], key: str, bound: int, sign: int) -> bool:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return True
     return bool((value - bound) * sign > 0)
+
+
+def _strictly_nullable(node: dict[str, Any]) -> bool:
+    """Whether ``nullable: true`` admits null by the letter of OpenAPI 3.0.3: only beside
+    an explicit ``type``, and not past an ``enum`` that lacks null ("other constraints
+    retain their defined behavior"). Inputs follow the letter, which is what a
+    validating API enforces (DigitalOcean ``reasoning_effort: null`` and a typeless
+    ``stop: {nullable: true, oneOf: [...]}`` were refused); outputs keep the looser
+    reading, so that a server sending null still passes outputSchema."""
+    enum = node.get("enum")
+    return "type" in node and not (isinstance(enum, list) and None not in enum)
 
 
 def _fix_type(out: dict[str, Any], *, nullable: bool) -> None:
