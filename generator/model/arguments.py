@@ -180,6 +180,7 @@ def _binary_parts(prop: Any) -> Any:
     types = out.get("type")
     out["type"] = ["string", "null"] if isinstance(types, list) and "null" in types else "string"
     out["contentEncoding"] = "base64"
+    out["pattern"] = wire.BASE64_PATTERN
     return out
 
 

@@ -20,6 +20,9 @@ request the API's own document accepts (issue 11, measured by tests/oracle):
   cookie-octets: ``COOKIE_PATTERN``;
 * a required text or binary body cannot be empty (an empty body is no body):
   ``minLength: 1``;
+* bytes travel as base64 (``contentEncoding: base64``, a binary body or multipart
+  file part), which JSON Schema does not check: ``BASE64_PATTERN`` (RFC 4648, padded),
+  or ``"0"`` is admitted and cannot be decoded into a request;
 * an optional body whose schema has required properties means "no body, or a body
   with those": ``dependentRequired`` from every body argument to the others;
 * a required body whose fields are all optional: ``binding.bodyRequired`` says a
@@ -36,6 +39,9 @@ from .types import ArgumentBinding
 
 # RFC 9110 field-value: visible ASCII and obs-text (Latin-1), inner spaces and tabs.
 HEADER_PATTERN = r"^(?:[!-~\x80-\xff](?:[\t -~\x80-\xff]*[!-~\x80-\xff])?)?$"
+# RFC 4648 base64 with padding: what a server decodes strictly (validate=True).
+# (?!\n): Python's `$` (jsonschema's) also matches before a final newline; ECMA's does not.
+BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$(?!\n)"
 # RFC 6265 cookie-octet: no control characters, white space, DQUOTE, comma, ; or \.
 COOKIE_PATTERN = r"^[!#-+\--:<-\[\]-~]*$"
 
