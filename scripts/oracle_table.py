@@ -30,7 +30,7 @@ from helpers.fixtures import real_catalog  # noqa: E402 - tests/ is put on the p
 from helpers.paths import SHARED  # noqa: E402
 from oracle.exceptions import pinned  # noqa: E402
 from oracle.responses import check  # noqa: E402
-from oracle.sample import run  # noqa: E402
+from oracle.sample import MAX_UNROLLED, run  # noqa: E402
 
 HEADER = ("| document | tools | requests accepted | unserialisable | responses accepted "
           "| rejected by class |\n|---|---:|---:|---:|---:|---|")
@@ -50,14 +50,14 @@ def sample(names: list[str], size: int | None, seed: int) -> list[str] | None:
     return sorted(sorted(names, key=rank)[:size])
 
 
-def row(doc: str, count: int, seed: int, size: int | None,
+def row(doc: str, count: int, seed: int, size: int | None, cap: int,
         details: list[dict[str, Any]]) -> tuple[str, Counter[str]]:
     spec = SHARED / doc
     catalog = real_catalog(*doc.split("/"))
     names = [t["tool"]["name"] for t in catalog["tools"]]
     tools = sample(names, size, seed)
     req = run(spec, catalog, count=count, seed_value=seed, tools=tools)
-    resp = check(spec, catalog, count=count, seed_value=seed, tools=tools)
+    resp = check(spec, catalog, count=count, seed_value=seed, tools=tools, max_size=cap)
     classes: Counter[str] = Counter()
     for name, _, verdict in req.failures:
         classes["pinned" if pinned(doc, name) else verdict["class"]] += 1
@@ -71,7 +71,8 @@ def row(doc: str, count: int, seed: int, size: int | None,
     judged = req.requests - req.unserialisable
     judged_tools = f"{len(tools)} of {len(names)}" if tools is not None else str(len(names))
     line = (f"| `{doc}` | {judged_tools} | {_pct(req.accepted, judged)}"
-            f" | {req.unserialisable} | {_pct(resp.accepted, resp.instances)} | {text} |")
+            f" | {req.unserialisable} | {_pct(resp.accepted, resp.instances)}"
+            f"{f' ({len(resp.skipped)} schemas not drawn)' if resp.skipped else ''} | {text} |")
     return line, classes
 
 
@@ -84,6 +85,9 @@ def main() -> None:
     parser.add_argument("--tools", type=int, default=None,
                         help="judge a fixed sample of this many tools per document "
                              "(the table says 'N of M')")
+    parser.add_argument("--response-cap", type=int, default=MAX_UNROLLED,
+                        help="draw no response instances from a schema larger than this "
+                             "(characters, unrolled); its examples are still checked")
     args = parser.parse_args()
     docs = [d for d in DOCUMENTS if d not in BROKEN and (
         args.only is None or any(o in d for o in args.only))]
@@ -95,7 +99,8 @@ def main() -> None:
     for doc in docs:
         started = time.perf_counter()
         try:
-            line, classes = row(doc, args.count, args.seed, args.tools, details)
+            line, classes = row(doc, args.count, args.seed, args.tools, args.response_cap,
+                                 details)
         except Exception as exc:   # one document's failure is a row, never the table
             line, classes = f"| `{doc}` | - | error: {type(exc).__name__}: {exc} | | | |", Counter()
         total.update(classes)
