@@ -63,6 +63,11 @@ PINNED: dict[str, dict[str, tuple[str, str]]] = {
                    "`inline`, `static`) name no schema, as an unmapped value must")),
     },
     "corpus/plex/plex-api-spec.yaml": {
+        **dict.fromkeys(
+            ("set_preferences", "set_section_preferences"),
+            (VALIDATOR, "a required free-form object query parameter, form/exploded (each "
+                        "member is its own name=value); openapi-core 0.23 looks for a "
+                        "parameter named 'prefs' and reports it missing")),
         "get_first_characters": (SPEC, "query parameter mediaQuery (form, exploded object) "
                                        "writes `type` and `sort`, names the operation also "
                                        "declares as integer parameters: its string `sort` "
