@@ -131,8 +131,12 @@ def _types(schema: Any, root: Any, where: str, seen: frozenset[str]) -> frozense
             found = _both(found, union)
     for i, part in enumerate(schema.get("allOf") or []):
         found = _both(found, _types(part, root, f"{where}/allOf/{i}", seen))
-    # 3.0's nullable, honoured in 3.1 documents too (openai writes it 900 times there).
-    if schema.get("nullable") is True and found is not None:
+    # 3.0's nullable, honoured in 3.1 documents too (openai writes it 900 times there),
+    # by 3.0.3's letter (what a validating API does): beside a type, and not past an
+    # enum without null.
+    enum = schema.get("enum")
+    if schema.get("nullable") is True and found is not None and "type" in schema and not (
+            isinstance(enum, list) and None not in enum):
         found = found | {"null"}
     if found is not None and "number" in found:
         found = found - {"integer"}
@@ -375,6 +379,10 @@ def _shape(doc: Any, raw: Any, where: str, seen: frozenset[str], part: bool = Fa
                                  f"({props[name][1]} and {prop_at})"), {}, set()
             props.setdefault(name, (prop, prop_at))
         needed |= inner[3]
+    if not part and schema.get("additionalProperties") is not False:
+        # required yet given no schema: still a field a caller must be able to send
+        for name in sorted(n for n in needed if isinstance(n, str) and n not in props):
+            props[name] = ({}, f"{where}/required")
     return verdict, reason, props, needed
 
 
