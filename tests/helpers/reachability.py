@@ -386,20 +386,20 @@ def _shape(doc: Any, raw: Any, where: str, seen: frozenset[str], part: bool = Fa
     return verdict, reason, props, needed
 
 
-def _read_only(doc: Any, prop: Any, where: str) -> bool:
-    """readOnly on the property, or on what it refers to (``$ref``, a one-part allOf)."""
-    seen: set[str] = set()
-    while isinstance(prop, dict):
-        if prop.get("readOnly") is True:
-            return True
-        if isinstance(prop.get("$ref"), str) and prop["$ref"] not in seen:
-            seen.add(prop["$ref"])
-            prop = lookup(doc, prop["$ref"], where)
-        elif isinstance(prop.get("allOf"), list) and len(prop["allOf"]) == 1:
-            prop = prop["allOf"][0]
-        else:
+def _read_only(doc: Any, prop: Any, where: str, seen: frozenset[str] = frozenset()) -> bool:
+    """readOnly on the property, on what it refers to (``$ref``), or on any of its
+    ``allOf`` parts (every part holds for the whole: DigitalOcean's
+    ``allOf: [{$ref: Connection}, {readOnly: true}]``)."""
+    if not isinstance(prop, dict):
+        return False
+    if "readOnly" in prop:
+        return prop["readOnly"] is True
+    if isinstance(prop.get("$ref"), str):
+        if prop["$ref"] in seen:
             return False
-    return False
+        return _read_only(doc, lookup(doc, prop["$ref"], where), where, seen | {prop["$ref"]})
+    parts = prop.get("allOf")
+    return isinstance(parts, list) and any(_read_only(doc, p, where, seen) for p in parts)
 
 
 # -- the comparison ----------------------------------------------------------------------------
