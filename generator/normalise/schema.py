@@ -96,13 +96,18 @@ class SchemaRewriter:
         if isinstance(out.get("required"), list) and all(
                 isinstance(r, str) for r in out["required"]):
             out["required"] = list(dict.fromkeys(out["required"]))  # 2020-12: unique
-        nullable = node.get("nullable") is True
-        if self.mode == "input" and nullable:
-            nullable = _strictly_nullable(node)
-        _fix_type(out, nullable=nullable)
+        _fix_type(out, nullable=self._nullable(node))
         self._hide_properties(node, out)
         self.record(out, loc)
         return out
+
+    def _nullable(self, node: dict[str, Any]) -> bool:
+        """``nullable: true`` admits null: in outputs always (looser, never narrower); in
+        inputs only by OpenAPI 3.0.3's letter, and never in 3.1, which has no such
+        keyword (openai's ``{$ref: ..., nullable: true}``: a 3.1 validator refuses null)."""
+        if node.get("nullable") is not True:
+            return False
+        return self.mode == "output" or (self.is_30 and _strictly_nullable(node))
 
     def _keyword(self, key: str, value: Any, loc: str) -> Any:
         if key in ONE:
@@ -171,7 +176,7 @@ class SchemaRewriter:
                 continue
             out[key] = self._keyword(key, value, f"{loc}/{escape_token(key)}")
         self.record(out, loc)
-        if node.get("nullable") is True:
+        if self._nullable(node):
             return {"anyOf": [out, {"type": "null"}]}
         return out
 

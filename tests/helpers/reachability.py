@@ -131,12 +131,13 @@ def _types(schema: Any, root: Any, where: str, seen: frozenset[str]) -> frozense
             found = _both(found, union)
     for i, part in enumerate(schema.get("allOf") or []):
         found = _both(found, _types(part, root, f"{where}/allOf/{i}", seen))
-    # 3.0's nullable, honoured in 3.1 documents too (openai writes it 900 times there),
-    # by 3.0.3's letter (what a validating API does): beside a type, and not past an
-    # enum without null.
+    # 3.0's nullable by 3.0.3's letter (what a validating API does): beside a type, and
+    # not past an enum without null; never in 3.1, which has no such keyword (openai
+    # writes it 900 times there, and a 3.1 validator ignores it).
     enum = schema.get("enum")
+    is_31 = isinstance(root, dict) and str(root.get("openapi", "")).startswith("3.1")
     if schema.get("nullable") is True and found is not None and "type" in schema and not (
-            isinstance(enum, list) and None not in enum):
+            isinstance(enum, list) and None not in enum) and not is_31:
         found = found | {"null"}
     if found is not None and "number" in found:
         found = found - {"integer"}
