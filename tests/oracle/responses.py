@@ -49,12 +49,20 @@ def load(spec: Path) -> dict[str, Any]:
     return dict(_text_keys(yaml.load(text, Loader=_Loader)))
 
 
+# Maps whose keys are names, never keywords: Discord's User has a property called
+# "discriminator", which must not be dropped with the keyword of that name.
+NAME_MAPS = ("properties", "patternProperties", "definitions", "$defs", "dependentSchemas",
+             "schemas")
+
+
 def to_json_schema(node: Any, is_30: bool) -> Any:
     if isinstance(node, list):
         return [to_json_schema(v, is_30) for v in node]
     if not isinstance(node, dict):
         return node
-    out = {k: to_json_schema(v, is_30) for k, v in node.items()
+    out = {k: ({n: to_json_schema(s, is_30) for n, s in v.items()}
+               if k in NAME_MAPS and isinstance(v, dict) else to_json_schema(v, is_30))
+           for k, v in node.items()
            if k not in ("discriminator", "xml", "example", "externalDocs")}
     for flag, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
         if isinstance(node.get(flag), bool):
