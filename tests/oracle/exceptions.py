@@ -32,8 +32,6 @@ PINNED: dict[str, dict[str, tuple[str, str]]] = {
             (VALIDATOR, "path parameter ssh_key_identifier is anyOf two readOnly schemas; "
                         "readOnly concerns properties only (OpenAPI 3.0), but openapi-core "
                         "0.23 refuses any value of it in a request")),
-        "uptime_create_check": (SPEC, "the request body requires `method`, which none of "
-                                      "its schemas declares (no type, no meaning to send)"),
     },
     "corpus/github/api.github.com.json": {
         "repos_upload_release_asset": BYTES,

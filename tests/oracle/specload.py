@@ -5,19 +5,11 @@ with every mapping key as text (`200:` is the status "200"). External file `$ref
 left for openapi-core's resolver (jsonschema-path reads them relative to the root file),
 except in Swagger 2.0 documents, which are inlined first so that the converter sees
 one document (2.0 parameter objects cannot be converted through a reference).
-
-One repair, of a document fault toolcat reads as meant: a ``$ref`` standing for a
-whole ``properties`` map (DigitalOcean: ``properties: {$ref: attributes.yml#/ids}``)
-is replaced by the map it names. Read literally it is a property called ``$ref``
-whose schema is a string, on which jsonschema's reference crawler crashes for
-every later request of the document.
 """
 
 from __future__ import annotations
 
 import json
-import os
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -58,60 +50,8 @@ def read_file(path: Path) -> Any:
     return _text_keys(yaml.load(text, Loader=_Loader))
 
 
-MAPS = ("properties", "patternProperties", "definitions", "$defs")
-
-
-@cache
-def _read_cached(path: Path) -> Any:
-    return read_file(path)
-
-
-def read_repaired(path: Path) -> Any:
-    """The file with every ``$ref`` that stands for a whole schema map inlined."""
-    return _repair_maps(read_file(path), path.resolve(), 0)
-
-
-def _repair_maps(node: Any, here: Path, depth: int) -> Any:
-    if isinstance(node, list):
-        return [_repair_maps(v, here, depth) for v in node]
-    if not isinstance(node, dict):
-        return node
-    out = {}
-    for key, value in node.items():
-        if key in MAPS and isinstance(value, dict) and set(value) == {"$ref"} \
-                and isinstance(value["$ref"], str) and depth < 8:
-            out[key] = _repair_maps(_map_target(value["$ref"], here), here, depth + 1)
-        else:
-            out[key] = _repair_maps(value, here, depth)
-    return out
-
-
-def _map_target(ref: str, here: Path) -> Any:
-    """The map ``ref`` names, its own references rewritten relative to ``here``."""
-    file_part, _, pointer = ref.partition("#")
-    target_file = (here.parent / file_part).resolve() if file_part else here
-    target = _pointer(_read_cached(target_file), pointer)
-    return _relocate(target, target_file, here)
-
-
-def _relocate(node: Any, there: Path, here: Path) -> Any:
-    if there == here:
-        return node
-    if isinstance(node, list):
-        return [_relocate(v, there, here) for v in node]
-    if not isinstance(node, dict):
-        return node
-    out = {k: _relocate(v, there, here) for k, v in node.items()}
-    ref = node.get("$ref")
-    if isinstance(ref, str) and "://" not in ref:
-        file_part, _, pointer = ref.partition("#")
-        target = (there.parent / file_part).resolve() if file_part else there
-        out["$ref"] = f"{os.path.relpath(target, here.parent)}#{pointer}"
-    return out
-
-
 def load_document(path: Path) -> dict[str, Any]:
-    doc = read_repaired(path)
+    doc = read_file(path)
     if str(doc.get("swagger", "")).startswith("2"):
         doc = _inline_external(doc, path.resolve(), path.resolve(), set())
     return dict(doc)
