@@ -8,11 +8,13 @@ rejection (tool, arguments, verdict) as JSON for classification.
 
     .venv/bin/python scripts/oracle_table.py                 # all documents, 2 draws
     .venv/bin/python scripts/oracle_table.py --only museum --count 6
+    .venv/bin/python scripts/oracle_table.py --only stripe --tools 300   # a fixed sample
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -28,7 +30,7 @@ from helpers.fixtures import real_catalog  # noqa: E402 - tests/ is put on the p
 from helpers.paths import SHARED  # noqa: E402
 from oracle.exceptions import pinned  # noqa: E402
 from oracle.responses import check  # noqa: E402
-from oracle.sample import run  # noqa: E402
+from oracle.sample import MAX_UNROLLED, run  # noqa: E402
 
 HEADER = ("| document | tools | requests accepted | unserialisable | responses accepted "
           "| rejected by class |\n|---|---:|---:|---:|---:|---|")
@@ -38,11 +40,24 @@ def _pct(part: int, whole: int) -> str:
     return f"{part:,}/{whole:,} ({100 * part / whole:.1f} %)" if whole else "0/0"
 
 
-def row(doc: str, count: int, seed: int, details: list[dict[str, Any]]) -> tuple[str, Counter[str]]:
+def sample(names: list[str], size: int | None, seed: int) -> list[str] | None:
+    """``size`` tool names chosen by a digest of seed and name: the same sample on every
+    run and machine, spread over the whole document (not its first tags); None: all."""
+    if size is None or size >= len(names):
+        return None
+    def rank(name: str) -> str:
+        return hashlib.sha256(f"{seed}:{name}".encode()).hexdigest()
+    return sorted(sorted(names, key=rank)[:size])
+
+
+def row(doc: str, count: int, seed: int, size: int | None, cap: int,
+        details: list[dict[str, Any]]) -> tuple[str, Counter[str]]:
     spec = SHARED / doc
     catalog = real_catalog(*doc.split("/"))
-    req = run(spec, catalog, count=count, seed_value=seed)
-    resp = check(spec, catalog, count=count, seed_value=seed)
+    names = [t["tool"]["name"] for t in catalog["tools"]]
+    tools = sample(names, size, seed)
+    req = run(spec, catalog, count=count, seed_value=seed, tools=tools)
+    resp = check(spec, catalog, count=count, seed_value=seed, tools=tools, max_size=cap)
     classes: Counter[str] = Counter()
     for name, _, verdict in req.failures:
         classes["pinned" if pinned(doc, name) else verdict["class"]] += 1
@@ -54,8 +69,10 @@ def row(doc: str, count: int, seed: int, details: list[dict[str, Any]]) -> tuple
         details.append({"document": doc, "tool": name, "response": instance, "error": error})
     text = ", ".join(f"{k} {v}" for k, v in sorted(classes.items())) or "-"
     judged = req.requests - req.unserialisable
-    line = (f"| `{doc}` | {len(catalog['tools'])} | {_pct(req.accepted, judged)}"
-            f" | {req.unserialisable} | {_pct(resp.accepted, resp.instances)} | {text} |")
+    judged_tools = f"{len(tools)} of {len(names)}" if tools is not None else str(len(names))
+    line = (f"| `{doc}` | {judged_tools} | {_pct(req.accepted, judged)}"
+            f" | {req.unserialisable} | {_pct(resp.accepted, resp.instances)}"
+            f"{f' ({len(resp.skipped)} schemas not drawn)' if resp.skipped else ''} | {text} |")
     return line, classes
 
 
@@ -65,6 +82,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--only", nargs="*", default=None, help="documents containing these")
     parser.add_argument("--details", type=Path, default=None)
+    parser.add_argument("--tools", type=int, default=None,
+                        help="judge a fixed sample of this many tools per document "
+                             "(the table says 'N of M')")
+    parser.add_argument("--response-cap", type=int, default=MAX_UNROLLED,
+                        help="draw no response instances from a schema larger than this "
+                             "(characters, unrolled); its examples are still checked")
     args = parser.parse_args()
     docs = [d for d in DOCUMENTS if d not in BROKEN and (
         args.only is None or any(o in d for o in args.only))]
@@ -76,7 +99,8 @@ def main() -> None:
     for doc in docs:
         started = time.perf_counter()
         try:
-            line, classes = row(doc, args.count, args.seed, details)
+            line, classes = row(doc, args.count, args.seed, args.tools, args.response_cap,
+                                 details)
         except Exception as exc:   # one document's failure is a row, never the table
             line, classes = f"| `{doc}` | - | error: {type(exc).__name__}: {exc} | | | |", Counter()
         total.update(classes)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from helpers.fixtures import generate, operation, real_catalog, tool, write_spec
+from toolcat.model.wire import BASE64_PATTERN
 
 FORM = "application/x-www-form-urlencoded"
 
@@ -50,7 +51,7 @@ def test_multipart_parts(tmp_path: Path) -> None:
         encoding={"meta": {"contentType": "application/json"}})
     entry = tool(generate(write_spec(tmp_path, spec)), "op")
     props = entry["tool"]["inputSchema"]["properties"]
-    base64 = {"type": "string", "contentEncoding": "base64"}
+    base64 = {"type": "string", "contentEncoding": "base64", "pattern": BASE64_PATTERN}
     assert props["file"] == {**base64, "description": "the upload"}
     assert props["untyped"] == base64
     assert props["pages"]["items"] == base64
@@ -67,13 +68,14 @@ def test_text_and_binary_bodies(tmp_path: Path) -> None:
                        {"type": "string", "maxLength": 10, "contentMediaType": "text/plain"}),
         "application/octet-stream": ({"type": "string", "format": "binary"},
                                      {"type": "string", "contentEncoding": "base64",
-                                      "contentMediaType": "application/octet-stream"}),
+                                      "contentMediaType": "application/octet-stream",
+                                      "pattern": BASE64_PATTERN}),
         "image/*": ({"type": "string", "format": "binary"},
                     {"type": "string", "contentEncoding": "base64",
-                     "contentMediaType": "image/*"}),
+                     "contentMediaType": "image/*", "pattern": BASE64_PATTERN}),
         "*/*": ({"type": "string", "description": "raw data"},
                 {"type": "string", "contentEncoding": "base64", "contentMediaType": "*/*",
-                 "description": "raw data"}),
+                 "description": "raw data", "pattern": BASE64_PATTERN}),
     }
     for i, (media, (schema, expected)) in enumerate(cases.items()):
         entry = tool(generate(write_spec(tmp_path / str(i), _body(media, schema))), "op")

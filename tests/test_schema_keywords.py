@@ -105,12 +105,15 @@ def test_ref_siblings_are_kept_in_31(tmp_path: Path) -> None:
 def test_nullable_spellings_agree(tmp_path: Path) -> None:
     v30 = {"type": "object", "properties": {
         "a": {"type": "string", "nullable": True},
-        "b": {"$ref": REF + "Base", "nullable": True},
-        "c": {"type": "string", "enum": ["x", "y"], "nullable": True}}}
+        "b": {"type": "object", "allOf": [{"$ref": REF + "Base"}], "nullable": True},
+        "c": {"type": "string", "enum": ["x", "y", None], "nullable": True},
+        # 3.0.3: nullable does not reach past an enum without null (inputs: the letter)
+        "d": {"type": "string", "enum": ["x", "y"], "nullable": True}}}
     v31 = {"type": "object", "properties": {
         "a": {"type": ["string", "null"]},
-        "b": {"anyOf": [{"$ref": REF + "Base"}, {"type": "null"}]},
-        "c": {"type": ["null", "string"], "enum": ["x", "y", None]}}}
+        "b": {"type": ["object", "null"], "allOf": [{"$ref": REF + "Base"}]},
+        "c": {"type": ["null", "string"], "enum": ["x", "y", None]},
+        "d": {"type": "string", "enum": ["x", "y"]}}}
     base = {"Base": SHAPES["Base"]}
     old = _entry(tmp_path / "a", _spec(v30, base, "3.0.3"))["tool"]["inputSchema"]
     new = _entry(tmp_path / "b", _spec(v31, base))["tool"]["inputSchema"]

@@ -35,7 +35,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 from urllib.request import url2pathname
 
-from ..errors import fail
+from ..errors import ToolcatError, fail
 from ..parse.reader import read_document
 from ..vocab.keywords import DEFINITIONS, SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from ..vocab.pointers import escape_token, pointer, split_pointer
@@ -84,6 +84,8 @@ class _Bundler:
         self.raw: dict[Path, bytes] = {}
         self.schema_bodies: dict[_Target, Any] = {}
         self.holders: list[dict[str, Any]] = []     # dicts whose $ref is a placeholder
+        # discriminator mappings: (mapping, key, holder whose $ref the value becomes)
+        self.mappings: list[tuple[dict[str, Any], str, dict[str, Any]]] = []
         self.preferred: dict[_Target, str] = {}     # target -> components.schemas name
         self.inlining: list[_Target] = []
         self.names = _Names()
@@ -239,6 +241,8 @@ class _Bundler:
             return self.walk(value, base, here, True, scope)
         if in_schema and key in SCHEMA_MAP and isinstance(value, dict):
             return self.schema_map(value, base, here, scope)
+        if in_schema and key == "discriminator" and isinstance(value, dict):
+            return self.discriminator(value, base, here, scope)
         if in_schema and key in SCHEMA_LIST:
             return self.walk(value, base, here, True, scope)
         top_schemas = (key == "schemas" and loc == "/components") or (
@@ -269,6 +273,29 @@ class _Bundler:
         names = {k for k, *_ in own}
         inner = self.map_entries(spliced, target.file, target.ptr, self.uri(target.file))
         return [e for e in inner if e[0] not in names] + own
+
+    def discriminator(self, value: dict[str, Any], base: Path, loc: str,
+                      scope: str) -> dict[str, Any]:
+        """A ``mapping`` value that is a reference is bundled like a ``$ref``, so that it
+        still names its branch (DigitalOcean maps ``A`` to
+        ``models/domain_record_types.yml#/domain_record_a``); a schema name, or a
+        reference that does not resolve, is kept as written."""
+        mapping = value.get("mapping")
+        if not isinstance(mapping, dict):
+            return dict(value)
+        out = dict(mapping)
+        for key, ref in mapping.items():
+            if not isinstance(ref, str) or ("#" not in ref and "/" not in ref):
+                continue
+            here = f"{loc}/mapping/{escape_token(key)}"
+            try:
+                target = self.target(ref, base, scope, (self.rel(base), here))
+            except ToolcatError:
+                continue
+            if self.exists(target):
+                self.mappings.append((out, key, self.follow({"$ref": ref}, ref, base, here,
+                                                            True, scope)))
+        return {**value, "mapping": out}
 
     def schema_map(self, value: dict[str, Any], base: Path, loc: str,
                    scope: str) -> dict[str, Any]:
@@ -477,4 +504,6 @@ def bundle(path: Path, ref_root: Path | None = None) -> Bundle:
     document = bundler.walk(root_doc, bundler.root, "", False, bundler.uri(bundler.root))
     if bundler.schema_bodies:
         _place_schemas(bundler, document)
+    for mapping, key, holder in bundler.mappings:
+        mapping[key] = str(holder["$ref"])
     return Bundle(document, dict(sorted(bundler.raw.items())))

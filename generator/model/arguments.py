@@ -134,8 +134,24 @@ def _body(defs: Definitions, op: Operation) -> Body:
         part = _binary_parts(prop) if media.is_multipart(ctype) else prop
         out.append(Candidate(name, "body", part, name in needed,
                              _encoding(ctype, encoding.get(name))))
+    out += [Candidate(name, "body", {"description": UNDECLARED}, name in needed,
+                      _encoding(ctype, encoding.get(name)))
+            for name in _required_undeclared(schema)]
     spec_required = frozenset(r for r in schema.get("required", []) if isinstance(r, str))
     return Body(out, ctype, set(refs), required, spec_required)
+
+
+UNDECLARED = "Required by the API; the document gives it no schema, so any value."
+
+
+def _required_undeclared(schema: dict[str, Any]) -> list[str]:
+    """Names the body requires but declares no property for (DigitalOcean's uptime
+    check requires ``method``): in an object open to other names, an argument of any
+    value, or no call could ever send the body the API requires."""
+    if schema.get("additionalProperties") is False:
+        return []   # closed: no body can satisfy it (the document's fault, not ours)
+    props = schema.get("properties") or {}
+    return [r for r in schema.get("required", []) if isinstance(r, str) and r not in props]
 
 
 def _has_ref(node: Any) -> bool:
@@ -180,6 +196,7 @@ def _binary_parts(prop: Any) -> Any:
     types = out.get("type")
     out["type"] = ["string", "null"] if isinstance(types, list) and "null" in types else "string"
     out["contentEncoding"] = "base64"
+    out["pattern"] = wire.BASE64_PATTERN
     return out
 
 

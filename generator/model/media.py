@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .wire import BASE64_PATTERN
+
 FORM = "application/x-www-form-urlencoded"
 MULTIPART = "multipart/form-data"
 _TEXT = frozenset({"application/xml", "application/javascript", "application/x-ndjson",
@@ -98,7 +100,8 @@ def raw_body_schema(media: str, schema: Any) -> dict[str, Any]:
             return {**schema, "contentMediaType": kind}
         out: dict[str, Any] = {"type": "string", "contentMediaType": kind}
     else:
-        out = {"type": "string", "contentEncoding": "base64", "contentMediaType": kind}
+        out = {"type": "string", "contentEncoding": "base64", "contentMediaType": kind,
+               "pattern": BASE64_PATTERN}
     if isinstance(description, str):
         out["description"] = description
     return out

@@ -10,7 +10,10 @@ request the API's own document accepts (issue 11, measured by tests/oracle):
 * a query value that is empty (``name=``) is only allowed with ``allowEmptyValue``:
   ``minLength: 1`` / ``minItems: 1`` otherwise;
 * an empty list cannot be sent in a header or a cookie, or as a required query
-  parameter (form/explode drops it from the URL): ``minItems: 1``;
+  parameter (form/explode drops it from the URL): ``minItems: 1``; nor an empty object
+  (plex's required ``prefs`` query object sent as ``{}`` left no parameter at all):
+  ``minProperties: 1``; an object's members need a name and a value that is not
+  null (``{"": null}`` sends nothing either), added in ``allOf`` as for list items;
 * a ``null`` item of a list parameter has no serialisation (RFC 6570 drops it or sends an
   empty value), nor, where empty values are refused, an empty string item:
   ``items: {not: {type: null}}`` (``minLength: 1`` too), added beside the schema in
@@ -20,6 +23,9 @@ request the API's own document accepts (issue 11, measured by tests/oracle):
   cookie-octets: ``COOKIE_PATTERN``;
 * a required text or binary body cannot be empty (an empty body is no body):
   ``minLength: 1``;
+* bytes travel as base64 (``contentEncoding: base64``, a binary body or multipart
+  file part), which JSON Schema does not check: ``BASE64_PATTERN`` (RFC 4648, padded),
+  or ``"0"`` is admitted and cannot be decoded into a request;
 * an optional body whose schema has required properties means "no body, or a body
   with those": ``dependentRequired`` from every body argument to the others;
 * a required body whose fields are all optional: ``binding.bodyRequired`` says a
@@ -36,6 +42,9 @@ from .types import ArgumentBinding
 
 # RFC 9110 field-value: visible ASCII and obs-text (Latin-1), inner spaces and tabs.
 HEADER_PATTERN = r"^(?:[!-~\x80-\xff](?:[\t -~\x80-\xff]*[!-~\x80-\xff])?)?$"
+# RFC 4648 base64 with padding: what a server decodes strictly (validate=True).
+# (?!\n): Python's `$` (jsonschema's) also matches before a final newline; ECMA's does not.
+BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$(?!\n)"
 # RFC 6265 cookie-octet: no control characters, white space, DQUOTE, comma, ; or \.
 COOKIE_PATTERN = r"^[!#-+\--:<-\[\]-~]*$"
 
@@ -59,12 +68,18 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool)
     kinds = _kinds(target)
     may_string = kinds is None or "string" in kinds
     may_array = kinds is None or "array" in kinds
+    may_object = kinds is None or "object" in kinds
     out = dict(schema)
     empty_ok = location == "query" and allow_empty
     if may_string and location in ("path", "query") and not empty_ok:
         out["minLength"] = max(1, out.get("minLength", 0))
     if may_array and not empty_ok:   # an optional exploded query list may be omitted instead
         out["minItems"] = max(1, out.get("minItems", 0))
+    if may_object and not empty_ok:   # {} sends nothing (form, deepObject) or an empty value
+        out["minProperties"] = max(1, out.get("minProperties", 0))
+    if may_object:   # a member needs a name, and a null member is dropped (RFC 6570)
+        out["allOf"] = [*out.get("allOf", []), {"propertyNames": {"minLength": 1},
+                                                 "additionalProperties": {"not": {"type": "null"}}}]
     if may_array:
         item: dict[str, Any] = {"not": {"type": "null"}}
         if location not in ("header", "cookie") and not empty_ok:

@@ -11,9 +11,11 @@
 * inputs leave out ``readOnly`` properties, outputs leave out ``writeOnly`` ones,
   at any depth and through ``allOf``.
 * ``$ref``s point into the tool's own ``$defs`` (see ``defs.py``).
-* inputs only (what the wire accepts, issue 11): ``format: int32``/``int64`` add the
-  bounds they imply; a ``discriminator``'s values are carried into its ``oneOf``/
-  ``anyOf`` branches (``enum`` on the property) before the keyword is dropped.
+* inputs only (what the wire accepts, issue 11): ``nullable`` admits null only where
+  OpenAPI 3.0.3's letter does (beside ``type``, never past an ``enum`` without null);
+  ``format: int32``/``int64`` add the bounds they imply; a ``discriminator``'s values
+  are carried into its ``oneOf``/``anyOf`` branches (``enum`` on the property) before
+  the keyword is dropped.
 """
 
 from __future__ import annotations
@@ -94,10 +96,18 @@ class SchemaRewriter:
         if isinstance(out.get("required"), list) and all(
                 isinstance(r, str) for r in out["required"]):
             out["required"] = list(dict.fromkeys(out["required"]))  # 2020-12: unique
-        _fix_type(out, nullable=node.get("nullable") is True)
+        _fix_type(out, nullable=self._nullable(node))
         self._hide_properties(node, out)
         self.record(out, loc)
         return out
+
+    def _nullable(self, node: dict[str, Any]) -> bool:
+        """``nullable: true`` admits null: in outputs always (looser, never narrower); in
+        inputs only by OpenAPI 3.0.3's letter, and never in 3.1, which has no such
+        keyword (openai's ``{$ref: ..., nullable: true}``: a 3.1 validator refuses null)."""
+        if node.get("nullable") is not True:
+            return False
+        return self.mode == "output" or (self.is_30 and _strictly_nullable(node))
 
     def _keyword(self, key: str, value: Any, loc: str) -> Any:
         if key in ONE:
@@ -131,10 +141,13 @@ class SchemaRewriter:
         ref = raw["$ref"]
         name, target, _ = self.lookup(ref, "")
         values = [v for v, r in mapping.items() if r in (ref, name, ref.rsplit("/", 1)[-1])]
-        values = values or [ref.rsplit("/", 1)[-1]]
         own = (target.get("properties") or {}).get(prop) if isinstance(target, dict) else None
-        if isinstance(own, dict) and ("const" in own or "enum" in own):
+        if not values and isinstance(own, dict) and ("const" in own or "enum" in own):
             return new
+        # the mapping's values, even where the branch has an enum of its own: a value
+        # the mapping does not list names no schema (DigitalOcean's by-tag actions
+        # share a schema whose enum lists every action, and map only some)
+        values = values or [ref.rsplit("/", 1)[-1]]
         return {**new, "properties": {prop: {"enum": sorted(values)}}}
 
     def _self_ref(self, node: dict[str, Any], keyword: str, loc: str) -> dict[str, Any]:
@@ -163,7 +176,7 @@ class SchemaRewriter:
                 continue
             out[key] = self._keyword(key, value, f"{loc}/{escape_token(key)}")
         self.record(out, loc)
-        if node.get("nullable") is True:
+        if self._nullable(node):
             return {"anyOf": [out, {"type": "null"}]}
         return out
 
@@ -202,11 +215,19 @@ class SchemaRewriter:
         return names
 
     def _is_hidden(self, sub: Any, seen: frozenset[str]) -> bool:
+        """The property says readOnly/writeOnly itself, through its ``$ref``, or in one
+        of its ``allOf`` parts (``allOf: [{$ref: Connection}, {readOnly: true}]``:
+        every part holds for the whole, so the API refuses the property in a request)."""
         flag = _HIDDEN[self.mode]
         if isinstance(sub, dict) and flag in sub:
             return sub[flag] is True
-        target, _ = self._deref(sub, seen)
-        return isinstance(target, dict) and target.get(flag) is True
+        target, seen = self._deref(sub, seen)
+        if not isinstance(target, dict):
+            return False
+        if flag in target:
+            return target[flag] is True
+        parts = target.get("allOf")
+        return isinstance(parts, list) and any(self._is_hidden(p, seen) for p in parts)
 
     def _deref(self, node: Any, seen: frozenset[str]) -> tuple[Any, frozenset[str]]:
         """Follow ``$ref``s on a raw schema; a cycle or a broken one ends the walk."""
@@ -253,6 +274,17 @@ def _looser(out: dict[str, Any], key: str, bound: int, sign: int) -> bool:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return True
     return bool((value - bound) * sign > 0)
+
+
+def _strictly_nullable(node: dict[str, Any]) -> bool:
+    """Whether ``nullable: true`` admits null by the letter of OpenAPI 3.0.3: only beside
+    an explicit ``type``, and not past an ``enum`` that lacks null ("other constraints
+    retain their defined behavior"). Inputs follow the letter, which is what a
+    validating API enforces (DigitalOcean ``reasoning_effort: null`` and a typeless
+    ``stop: {nullable: true, oneOf: [...]}`` were refused); outputs keep the looser
+    reading, so that a server sending null still passes outputSchema."""
+    enum = node.get("enum")
+    return "type" in node and not (isinstance(enum, list) and None not in enum)
 
 
 def _fix_type(out: dict[str, Any], *, nullable: bool) -> None:

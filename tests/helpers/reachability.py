@@ -131,8 +131,13 @@ def _types(schema: Any, root: Any, where: str, seen: frozenset[str]) -> frozense
             found = _both(found, union)
     for i, part in enumerate(schema.get("allOf") or []):
         found = _both(found, _types(part, root, f"{where}/allOf/{i}", seen))
-    # 3.0's nullable, honoured in 3.1 documents too (openai writes it 900 times there).
-    if schema.get("nullable") is True and found is not None:
+    # 3.0's nullable by 3.0.3's letter (what a validating API does): beside a type, and
+    # not past an enum without null; never in 3.1, which has no such keyword (openai
+    # writes it 900 times there, and a 3.1 validator ignores it).
+    enum = schema.get("enum")
+    is_31 = isinstance(root, dict) and str(root.get("openapi", "")).startswith("3.1")
+    if schema.get("nullable") is True and found is not None and "type" in schema and not (
+            isinstance(enum, list) and None not in enum) and not is_31:
         found = found | {"null"}
     if found is not None and "number" in found:
         found = found - {"integer"}
@@ -375,23 +380,27 @@ def _shape(doc: Any, raw: Any, where: str, seen: frozenset[str], part: bool = Fa
                                  f"({props[name][1]} and {prop_at})"), {}, set()
             props.setdefault(name, (prop, prop_at))
         needed |= inner[3]
+    if not part and schema.get("additionalProperties") is not False:
+        # required yet given no schema: still a field a caller must be able to send
+        for name in sorted(n for n in needed if isinstance(n, str) and n not in props):
+            props[name] = ({}, f"{where}/required")
     return verdict, reason, props, needed
 
 
-def _read_only(doc: Any, prop: Any, where: str) -> bool:
-    """readOnly on the property, or on what it refers to (``$ref``, a one-part allOf)."""
-    seen: set[str] = set()
-    while isinstance(prop, dict):
-        if prop.get("readOnly") is True:
-            return True
-        if isinstance(prop.get("$ref"), str) and prop["$ref"] not in seen:
-            seen.add(prop["$ref"])
-            prop = lookup(doc, prop["$ref"], where)
-        elif isinstance(prop.get("allOf"), list) and len(prop["allOf"]) == 1:
-            prop = prop["allOf"][0]
-        else:
+def _read_only(doc: Any, prop: Any, where: str, seen: frozenset[str] = frozenset()) -> bool:
+    """readOnly on the property, on what it refers to (``$ref``), or on any of its
+    ``allOf`` parts (every part holds for the whole: DigitalOcean's
+    ``allOf: [{$ref: Connection}, {readOnly: true}]``)."""
+    if not isinstance(prop, dict):
+        return False
+    if "readOnly" in prop:
+        return prop["readOnly"] is True
+    if isinstance(prop.get("$ref"), str):
+        if prop["$ref"] in seen:
             return False
-    return False
+        return _read_only(doc, lookup(doc, prop["$ref"], where), where, seen | {prop["$ref"]})
+    parts = prop.get("allOf")
+    return isinstance(parts, list) and any(_read_only(doc, p, where, seen) for p in parts)
 
 
 # -- the comparison ----------------------------------------------------------------------------

@@ -32,8 +32,6 @@ PINNED: dict[str, dict[str, tuple[str, str]]] = {
             (VALIDATOR, "path parameter ssh_key_identifier is anyOf two readOnly schemas; "
                         "readOnly concerns properties only (OpenAPI 3.0), but openapi-core "
                         "0.23 refuses any value of it in a request")),
-        "uptime_create_check": (SPEC, "the request body requires `method`, which none of "
-                                      "its schemas declares (no type, no meaning to send)"),
     },
     "corpus/github/api.github.com.json": {
         "repos_upload_release_asset": BYTES,
@@ -63,6 +61,11 @@ PINNED: dict[str, dict[str, tuple[str, str]]] = {
                    "`inline`, `static`) name no schema, as an unmapped value must")),
     },
     "corpus/plex/plex-api-spec.yaml": {
+        **dict.fromkeys(
+            ("set_preferences", "set_section_preferences"),
+            (VALIDATOR, "a required free-form object query parameter, form/exploded (each "
+                        "member is its own name=value); openapi-core 0.23 looks for a "
+                        "parameter named 'prefs' and reports it missing")),
         "get_first_characters": (SPEC, "query parameter mediaQuery (form, exploded object) "
                                        "writes `type` and `sort`, names the operation also "
                                        "declares as integer parameters: its string `sort` "

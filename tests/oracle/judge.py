@@ -259,8 +259,8 @@ def _media_for(content: SchemaPath, ctype: str) -> SchemaPath | None:
 
 
 def _property_names(schema: SchemaPath, depth: int) -> tuple[set[str], bool]:
-    """Top-level property names an object schema declares, through allOf/oneOf/anyOf;
-    ``open`` when names outside them are allowed (or unknown)."""
+    """Top-level property names an object schema declares (or requires), through
+    allOf/oneOf/anyOf; ``open`` when names outside them are allowed (or unknown)."""
     if depth > 8:
         return set(), True
     with schema.open() as raw:
@@ -270,6 +270,9 @@ def _property_names(schema: SchemaPath, depth: int) -> tuple[set[str], bool]:
     is_open = False
     if "properties" in keys:
         names |= set((schema / "properties").keys())
+    if "required" in keys:   # a name the schema requires is declared by it, schema or not
+        with (schema / "required").open() as required:
+            names |= {r for r in required if isinstance(r, str)}
     if addl not in (None, False) or "patternProperties" in keys:
         is_open = True
     subs = False

@@ -82,7 +82,7 @@ DEPTH = 3           # a recursive $defs entry is unrolled this deep, then cut
 MAX_UNROLLED = 400_000
 
 
-def unroll(schema: dict[str, Any]) -> dict[str, Any]:
+def unroll(schema: dict[str, Any], max_size: int = MAX_UNROLLED) -> dict[str, Any]:
     """``#/$defs/`` references inlined; a reference met again deeper than DEPTH becomes
     ``false``, so the result accepts a subset of the original's instances (an optional
     recursive field left out, a recursive list empty). hypothesis-jsonschema cannot
@@ -105,16 +105,18 @@ def unroll(schema: dict[str, Any]) -> dict[str, Any]:
         return {k: walk(v, seen) for k, v in node.items() if k != "$defs"}
 
     out = walk(schema, ())
-    if len(json.dumps(out)) > MAX_UNROLLED:
+    if len(json.dumps(out)) > max_size:
         raise ValueError("schema too large once unrolled")
     return dict(out)
 
 
-def draw(schema: dict[str, Any], count: int, seed_value: int) -> list[Any]:
-    """``count`` instances (fewer when duplicates); raises when nothing can be drawn."""
+def draw(schema: dict[str, Any], count: int, seed_value: int,
+         max_size: int = MAX_UNROLLED) -> list[Any]:
+    """``count`` instances (fewer when duplicates); raises when nothing can be drawn
+    (or the schema, unrolled, is larger than ``max_size`` characters)."""
     found: list[Any] = []
     if "$defs" in schema:
-        schema = unroll(schema)
+        schema = unroll(schema, max_size)
 
     @seed(seed_value)
     @settings(max_examples=count, derandomize=True, database=None, deadline=None,
