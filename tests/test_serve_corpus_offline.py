@@ -29,24 +29,21 @@ NAMED: dict[str, tuple[str, ...]] = {
            "update_items",                # a query name declared with brackets
            "add_section",                 # deepObject without explode
            "modify_playlist_generator",   # an object inside a deepObject: unserialisable
-           "get_first_characters",        # pinned: the document's colliding names
-           "set_preferences"),            # catalog gap
-    JELLYFIN: ("post_user_image",         # image/* body, base64 drawn as base64
-               "disable_plugin"),         # pinned: an object path parameter
+           "get_first_characters"),       # pinned: the document's colliding names
+    JELLYFIN: ("post_user_image",),       # image/* body, base64 drawn as base64
     "corpus/discord/openapi.json": ("create_guild_sticker",),   # multipart [string, null]
-    KRATOS: ("update_recovery_flow", "update_verification_flow"),   # catalog gaps
+    # A discriminator branch's own enum narrowed to its mapped values (issue 11): the
+    # {"method": "link"} calls that the API dispatched to another branch are gone.
+    KRATOS: ("update_recovery_flow", "update_verification_flow"),
     "corpus/sonarr/openapi.json": ("get_root", "post_login"),      # pinned
 }
 # Catalog gaps (the inputSchema admits a call the API refuses), by tool and phrase, for
 # generator/ to close. The int32 gap (find_pets) closed when input schemas gained the
 # bounds of int32/int64 (issue 11).
 KNOWN_GAPS: dict[str, set[tuple[str, str]]] = {
-    # a discriminator branch whose own enum is wider than its mapped values keeps it:
-    # {"method": "link"} passes as the `code` branch; the API dispatches on "link"
-    KRATOS: {("update_recovery_flow", "'email' is a required property"),
-             ("update_verification_flow", "'email' is a required property")},
-    # a required object query parameter admits {}, which writes nothing
-    PLEX: {("set_preferences", "Missing required query parameter: prefs")},
+    # None open on the named tools. Closed by issue 11's catalog rules: Kratos'
+    # discriminator branches (update_recovery_flow, update_verification_flow: "'email' is
+    # a required property") and Plex's required object query parameter admitting {}.
 }
 
 

@@ -36,11 +36,6 @@ PINNED: dict[str, dict[str, tuple[str, str]]] = {
     "corpus/github/api.github.com.json": {
         "repos_upload_release_asset": BYTES,
     },
-    "corpus/jellyfin/openapi.json": dict.fromkeys(
-        ("disable_plugin", "enable_plugin", "get_plugin_image", "uninstall_plugin_by_version"),
-        (SPEC, "path parameter `version` is the `Version` object, all of whose properties are "
-               "readOnly: the only input is {}, which writes an empty path segment (the API "
-               "takes a version string such as 10.9.0)")),
     "corpus/openai/openapi.yaml": {
         **dict.fromkeys(
             ("add_upload_part", "create_file", "create_image_variation", "create_realtime_call",
