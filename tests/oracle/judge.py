@@ -41,6 +41,7 @@ from quirks import (
     explode_deep_objects,
     file_handler,
     inline_property_maps,
+    json_family_deserializers,
     loosen_deep_objects,
 )
 from specload import load_document
@@ -94,7 +95,9 @@ class Judge:
         # Only files are read (never the network), through the same quirks.
         self.spec = SchemaPath.from_dict(doc, base_uri=self.base_uri,
                                          handlers={"file": file_handler})
-        self.api = OpenAPI(self.spec, config=Config(spec_validator_cls=None))
+        self.api = OpenAPI(self.spec, config=Config(
+            spec_validator_cls=None,
+            extra_media_type_deserializers=json_family_deserializers(doc)))
         self.bases = self._base_paths(doc.get("servers"))
 
     @staticmethod

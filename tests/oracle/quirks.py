@@ -34,16 +34,27 @@ exactly the same requests:
   property named ``$ref`` whose schema is a string and raised ``AttributeError: 'str'
   object has no attribute 'get'`` on a third of DigitalOcean's requests. Every file the
   judge reads has such maps inlined, their own references made absolute.
+- A body under a media type openapi-core does not know as JSON comes back as bytes,
+  and every JSON schema refuses bytes (``b'{}' is not of type 'object'``): Swagger 2.0's
+  ``consumes: */*`` (Kubernetes' create, replace and delete: openapi-core looks the
+  deserializer up by the document's key, ``*/*``, not by the request's
+  ``application/json``) and the ``+json`` types (Kubernetes' ``merge-patch+json``). The
+  judge reads a ``+json`` body as JSON, and a ``*/*`` body as JSON when it is a JSON
+  object or array (bytes otherwise, as before: a binary upload under ``*/*`` is judged
+  as bytes still). Only the deserializer is supplied; the schema judges the value.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from specload import read_file
+
+JSON_TYPES = frozenset({"application/json"})
 
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -211,3 +222,39 @@ def _without_read_only(doc: dict[str, Any], schema: dict[str, Any], depth: int) 
             out[key] = [_without_read_only(doc, s, depth + 1) if isinstance(s, dict) else s
                         for s in out[key]]
     return out
+
+
+def json_family_deserializers(doc: dict[str, Any]) -> dict[str, Any]:
+    """Deserializers for the document's ``+json`` and ``*/*`` body media types."""
+    found: dict[str, Any] = {}
+    for media in _body_media_types(doc):
+        if media == "*/*":
+            found[media] = _json_object_or_bytes
+        elif media.split(";")[0].strip().endswith("+json") and media not in JSON_TYPES:
+            found[media] = _json
+    return found
+
+
+def _body_media_types(doc: dict[str, Any]) -> set[str]:
+    found: set[str] = set()
+    for item in (doc.get("paths") or {}).values():
+        for op in (item or {}).values() if isinstance(item, dict) else ():
+            body = op.get("requestBody") if isinstance(op, dict) else None
+            if isinstance(body, dict) and isinstance(body.get("content"), dict):
+                found.update(body["content"])
+    for body in ((doc.get("components") or {}).get("requestBodies") or {}).values():
+        if isinstance(body, dict) and isinstance(body.get("content"), dict):
+            found.update(body["content"])
+    return found
+
+
+def _json(value: bytes, **parameters: str) -> Any:
+    return json.loads(value)
+
+
+def _json_object_or_bytes(value: bytes, **parameters: str) -> Any:
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    return parsed if isinstance(parsed, (dict, list)) else value
