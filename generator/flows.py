@@ -66,9 +66,9 @@ def generate(target: Target, config: Path | None = None) -> Generated:
     if not set(written) <= names:
         raise AssertionError(f"rendered {sorted(set(written) - names)}, not in emitted_names")
     every_input = [*inputs, *built.spec_files]
-    check_replaceable(target.output, replaceable, every_input)
     with refused_when_unwritable(target.output):
-        # Judged again under the lock: the folder may have changed while building.
+        # Judged again under the lock, now with every file the spec was read from: the
+        # folder may have changed while building.
         write_catalog(target.output, written,
                       guard=lambda: check_replaceable(target.output, replaceable, every_input))
     remember_outputs(target, built.spec_files, files, len(catalog.tools))

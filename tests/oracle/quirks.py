@@ -54,8 +54,6 @@ from urllib.parse import unquote, urlsplit
 
 from specload import read_file
 
-JSON_TYPES = frozenset({"application/json"})
-
 FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -230,22 +228,18 @@ def json_family_deserializers(doc: dict[str, Any]) -> dict[str, Any]:
     for media in _body_media_types(doc):
         if media == "*/*":
             found[media] = _json_object_or_bytes
-        elif media.split(";")[0].strip().endswith("+json") and media not in JSON_TYPES:
+        elif media.split(";")[0].strip().endswith("+json"):
             found[media] = _json
     return found
 
 
 def _body_media_types(doc: dict[str, Any]) -> set[str]:
-    found: set[str] = set()
+    bodies = list(((doc.get("components") or {}).get("requestBodies") or {}).values())
     for item in (doc.get("paths") or {}).values():
-        for op in (item or {}).values() if isinstance(item, dict) else ():
-            body = op.get("requestBody") if isinstance(op, dict) else None
-            if isinstance(body, dict) and isinstance(body.get("content"), dict):
-                found.update(body["content"])
-    for body in ((doc.get("components") or {}).get("requestBodies") or {}).values():
-        if isinstance(body, dict) and isinstance(body.get("content"), dict):
-            found.update(body["content"])
-    return found
+        if isinstance(item, dict):
+            bodies += [op.get("requestBody") for op in item.values() if isinstance(op, dict)]
+    return {media for body in bodies if isinstance(body, dict)
+            and isinstance(body.get("content"), dict) for media in body["content"]}
 
 
 def _json(value: bytes, **parameters: str) -> Any:
