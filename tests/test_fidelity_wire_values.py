@@ -67,3 +67,20 @@ def test_every_drawn_call_is_accepted(made: tuple[Any, dict[str, Any]]) -> None:
     assert tally.requests >= 12
     assert tally.failures == []
     assert tally.accepted == tally.requests
+
+
+@pytest.mark.parametrize("name, good", [("X-Note", "a b"), ("token", "abc")])
+def test_a_final_newline_is_refused_by_python_and_ecma_alike(
+        made: tuple[Any, dict[str, Any]], name: str, good: str) -> None:
+    """Python's ``$`` (jsonschema's, so the runtime's) also matches before a final
+    newline; ECMA-262's (the catalog's dialect, jsonschema-rs) does not. The patterns must
+    mean the same to both: ``"a b\\n"`` cannot travel in a header or a cookie."""
+    import jsonschema
+    import jsonschema_rs
+
+    schema = tool(made[1], "delete_session")["tool"]["inputSchema"]["properties"][name]
+    python = jsonschema.Draft202012Validator(schema)
+    ecma = jsonschema_rs.validator_for(schema)
+    for value, expected in ((good, True), (good + "\n", False), ("\n", False)):
+        assert python.is_valid(value) is expected, (name, value, "python")
+        assert ecma.is_valid(value) is expected, (name, value, "ecma")

@@ -377,13 +377,14 @@ class StreamingMode(
 class BroadcastCreateChannelInput(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
+        regex_engine="python-re",
     )
     X_Request_Id: Annotated[
         StrictStr | None,
         Field(
             alias="X-Request-Id",
             max_length=64,
-            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$",
+            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$(?!\\n)",
         ),
     ] = None
     """
@@ -777,6 +778,7 @@ class BroadcastGetScheduleOutput(BaseModel):
 class BroadcastPatchChannelInput(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
+        regex_engine="python-re",
     )
     categories: list[StrictStr] | None = None
     """
@@ -805,7 +807,7 @@ class BroadcastPatchChannelInput(BaseModel):
     ifMatch: Annotated[
         StrictStr | None,
         Field(
-            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$"
+            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$(?!\\n)"
         ),
     ] = None
     """
@@ -911,6 +913,7 @@ class BroadcastPatchChannelOutput(BaseModel):
 class BroadcastUpdateChannelInput(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
+        regex_engine="python-re",
     )
     categories: list[StrictStr]
     """
@@ -939,7 +942,7 @@ class BroadcastUpdateChannelInput(BaseModel):
     ifMatch: Annotated[
         StrictStr,
         Field(
-            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$"
+            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$(?!\\n)"
         ),
     ]
     """
@@ -1118,6 +1121,7 @@ class BroadcastUpdateFillerPresetOutput(BaseModel):
 class BroadcastUpdateScheduleInput(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
+        regex_engine="python-re",
     )
     blocks: list[ScheduleBlock]
     """
@@ -1130,7 +1134,7 @@ class BroadcastUpdateScheduleInput(BaseModel):
     ifMatch: Annotated[
         StrictStr | None,
         Field(
-            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$"
+            pattern="^(?:[!-~\\x80-\\xff](?:[\\t -~\\x80-\\xff]*[!-~\\x80-\\xff])?)?$(?!\\n)"
         ),
     ] = None
     """

@@ -40,13 +40,14 @@ from typing import Any
 
 from .types import ArgumentBinding
 
+# Every pattern ends in `$(?!\n)`: Python's `$` (jsonschema's, the runtime's) also
+# matches before a final newline, ECMA-262's does not; the lookahead makes both agree.
 # RFC 9110 field-value: visible ASCII and obs-text (Latin-1), inner spaces and tabs.
-HEADER_PATTERN = r"^(?:[!-~\x80-\xff](?:[\t -~\x80-\xff]*[!-~\x80-\xff])?)?$"
+HEADER_PATTERN = r"^(?:[!-~\x80-\xff](?:[\t -~\x80-\xff]*[!-~\x80-\xff])?)?$(?!\n)"
 # RFC 4648 base64 with padding: what a server decodes strictly (validate=True).
-# (?!\n): Python's `$` (jsonschema's) also matches before a final newline; ECMA's does not.
 BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$(?!\n)"
 # RFC 6265 cookie-octet: no control characters, white space, DQUOTE, comma, ; or \.
-COOKIE_PATTERN = r"^[!#-+\--:<-\[\]-~]*$"
+COOKIE_PATTERN = r"^[!#-+\--:<-\[\]-~]*$(?!\n)"
 
 
 def _kinds(target: Any) -> set[str] | None:
