@@ -50,9 +50,11 @@ def test_strict_refuses_counts_and_names_the_setting(tmp_path: Path, toolcat: Ru
     assert len(shown) == 20, result.stderr
     assert shown[0].endswith("/paths/~1a00/get/responses: invalid OpenAPI: Additional "
                              "properties are not allowed ('2xx' was unexpected)")
-    assert "and 5 more validator problems (5 distinct) not shown" in result.stderr
-    assert ("refused: the OpenAPI validator found 25 problems (25 distinct) "
-            "(validation: strict)") in result.stderr
+    # The summary lines are located too: the first problem cut, the first problem found.
+    assert ("/paths/~1a20/get/responses: and 5 more validator problems (5 distinct) not "
+            "shown, the first here") in result.stderr
+    assert ("/paths/~1a00/get/responses: refused: the OpenAPI validator found 25 problems "
+            "(25 distinct), the first here (validation: strict)") in result.stderr
     assert "set `validation: warn` on the catalog in the config, or pass " \
            "`--validation warn`" in result.stderr
     assert not out.exists()
@@ -67,9 +69,11 @@ def test_warn_generates_with_located_warnings(tmp_path: Path, toolcat: RunCli) -
     warnings = _lines(result.stderr, "warning: ")
     assert len(warnings) == 22, result.stderr   # 20 shown, the cut, the total
     assert all("/paths/~1a" in w for w in warnings[:20])
-    assert "and 5 more validator problems (5 distinct) not shown" in warnings[20]
-    assert warnings[21].endswith("the OpenAPI validator found 25 problems (25 distinct); "
-                                 "generated anyway (validation: warn)")
+    assert warnings[20].endswith("/paths/~1a20/get/responses: and 5 more validator problems "
+                                 "(5 distinct) not shown, the first here")
+    assert warnings[21].endswith("/paths/~1a00/get/responses: the OpenAPI validator found 25 "
+                                 "problems (25 distinct), the first here; generated anyway "
+                                 "(validation: warn)")
     assert "Traceback" not in result.stderr
     catalog = json.loads((out / "catalog.json").read_text())
     assert catalog["source"]["verdict"] == "invalid"
@@ -114,7 +118,7 @@ def test_config_setting(tmp_path: Path, toolcat: RunCli) -> None:
                       "    validation: warn\n")
     result = toolcat("generate", "--config", config)
     assert result.returncode == 0, result.stderr
-    assert "found 3 problems (3 distinct); generated anyway" in result.stderr
+    assert "found 3 problems (3 distinct), the first here; generated anyway" in result.stderr
 
     config.write_text("catalogs:\n  api:\n    spec: spec.json\n    output: out\n"
                       "    validation: lenient\n")
@@ -138,4 +142,5 @@ def test_repeats_are_counted_once(shown: int) -> None:
     assert report[0] == "s.json: /a: bad (3 times)\n  fix: fix it"
     assert len(report) == min(shown, 3) + (1 if shown < 3 else 0)
     if shown == 1:
-        assert report[-1] == "s.json: and 3 more validator problems (2 distinct) not shown"
+        assert report[-1] == ("s.json: /b: and 3 more validator problems (2 distinct) not "
+                              "shown, the first here")

@@ -50,26 +50,33 @@ class Findings:
         rest = self.counted[shown:]
         if rest:
             more = _count(sum(n for _, n in rest), "more validator problem")
-            out.append(Problem(self.file, "", f"and {more} ({len(rest)} distinct) not shown"))
+            out.append(Problem(self.file, rest[0][0].location,
+                               f"and {more} ({len(rest)} distinct) not shown, the first here"))
         return out
+
+    @property
+    def first(self) -> str:
+        """Where the first problem is: a summary line is located too."""
+        return self.counted[0][0].location if self.counted else ""
 
     def summary(self) -> str:
         return (f"the OpenAPI validator found {_count(self.total, 'problem')} "
-                f"({len(self.counted)} distinct)")
+                f"({len(self.counted)} distinct), the first here")
 
 
 def refusal(findings: Findings) -> ToolcatError:
     """Strict mode: the report, then the total and the setting that would pass it."""
     return ToolcatError([*findings.report(),
-                         Problem(findings.file, "", f"refused: {findings.summary()} "
+                         Problem(findings.file, findings.first, f"refused: {findings.summary()} "
                                  "(validation: strict)", SETTING)])
 
 
 def warnings(findings: Findings) -> list[str]:
     """Warn mode: the report as warning lines for stderr, then the total."""
     lines = [f"warning: {p.render()}" for p in findings.report()]
-    lines.append(f"warning: {findings.file}: {findings.summary()}; generated anyway "
-                 "(validation: warn)")
+    total = Problem(findings.file, findings.first,
+                    f"{findings.summary()}; generated anyway (validation: warn)")
+    lines.append(f"warning: {total.render()}")
     return lines
 
 
