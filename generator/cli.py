@@ -38,7 +38,14 @@ OK, STALE, ERROR = 0, 1, 2
 
 
 def default_catalog_name(spec: Path) -> str:
-    """From the spec's ``info.title``, else its folder's name (see ``catalog_name``)."""
+    """From the spec's ``info.title``, else its folder's name (see ``catalog_name``);
+    remembered by this machine's cache (``cache/names.py``)."""
+    from .cache.names import cached_name  # noqa: PLC0415
+
+    return cached_name(spec, _name_from_title)
+
+
+def _name_from_title(spec: Path) -> str:
     from .parse.reader import read_document  # noqa: PLC0415
 
     document, _ = read_document(spec)
