@@ -186,7 +186,14 @@ class SchemaRewriter:
         A property is hidden when it says so itself or through its ``$ref`` (a
         shared ``Id`` schema marked readOnly). Names hidden by any ``allOf`` part,
         inline or referenced, also leave every ``required`` list, or the schema would
-        demand a property it no longer declares.
+        demand a property it no longer declares; so do names hidden in the ``oneOf``
+        or ``anyOf`` branches that declare them and required beside them (Cloudflare's
+        DNS record, a oneOf of record types, requires ``created_on``, readOnly in every
+        branch: the inputSchema required it with any value, where OpenAPI 3.0 says a
+        readOnly property's ``required`` concerns responses only). In an input object
+        open to other names, a dropped name stays, as ``false`` (never sent), or it
+        would come back as an additional property of any value (Cloudflare's URI
+        record sent its readOnly ``content`` as null).
         """
         hidden = self._hidden_names(node, frozenset())
         if not hidden:
@@ -194,10 +201,18 @@ class SchemaRewriter:
         raw_props = node.get("properties")
         raw_props = raw_props if isinstance(raw_props, dict) else {}
         props = out.get("properties")
+        dropped = []
         if isinstance(props, dict):
-            for name in hidden.intersection(props):
+            for name in sorted(hidden.intersection(props)):
                 if self._is_hidden(raw_props.get(name), frozenset()):
                     del props[name]
+                    dropped.append(name)
+        if isinstance(props, dict) and self.mode == "input" \
+                and out.get("additionalProperties") is not False \
+                and out.get("unevaluatedProperties") is not False:
+            # Gone from `properties`, an open object would still admit the name as an
+            # additional property, of any value (an agent echoing `created_on` back).
+            props.update(dict.fromkeys(dropped, False))
         for holder in [out, *[p for p in out.get("allOf", []) if isinstance(p, dict)]]:
             if isinstance(holder.get("required"), list):
                 holder["required"] = [r for r in holder["required"] if r not in hidden]
@@ -212,6 +227,24 @@ class SchemaRewriter:
                      if self._is_hidden(sub, seen)}
         for part in node.get("allOf") or []:
             names |= self._hidden_names(part, seen)
+        for key in ("oneOf", "anyOf"):   # hidden where declared, in every branch
+            branches = node.get(key)
+            parts: list[Any] = branches if isinstance(branches, list) else []
+            hidden = [self._hidden_names(part, seen) for part in parts]
+            shown = [self._declared_names(part, seen) - h
+                     for part, h in zip(parts, hidden, strict=True)]
+            names |= set().union(*hidden) - set().union(*shown)
+        return names
+
+    def _declared_names(self, node: Any, seen: frozenset[str]) -> set[str]:
+        """Property names a raw schema declares, here, via allOf and in its branches."""
+        node, seen = self._deref(node, seen)
+        if not isinstance(node, dict):
+            return set()
+        names = set(node["properties"]) if isinstance(node.get("properties"), dict) else set()
+        for key in ("allOf", "oneOf", "anyOf"):
+            for part in node.get(key) or []:
+                names |= self._declared_names(part, seen)
         return names
 
     def _is_hidden(self, sub: Any, seen: frozenset[str]) -> bool:
