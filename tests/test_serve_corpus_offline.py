@@ -46,8 +46,6 @@ NAMED: dict[str, tuple[str, ...]] = {
                                        "vectorize_get_vectors_by_id",
                                        "dns_records_for_a_zone_create_dns_record",
                                        "create_zone_ruleset_rule"),
-    "corpus/openai/openapi.yaml": ("create_response",
-                                   "search_vector_store"),   # pinned: unmapped discriminator
     # A required form field cannot be empty (test_fidelity_form_required_empty.py).
     "corpus/stripe/spec3.yaml": ("post_account_sessions", "post_treasury_financial_accounts"),
     # A form object field without style is its JSON text (test_serve_oracle_form_json.py):

@@ -36,6 +36,7 @@ from openapi_core.validation.request.exceptions import (
     RequestBodyValidationError,
 )
 from quirks import (
+    deep_object_any_names,
     drop_null_from_form_types,
     drop_parameter_read_only,
     explode_deep_objects,
@@ -89,6 +90,7 @@ class Judge:
         drop_parameter_read_only(doc)
         mark_inherited_access(doc)
         mark_form_json(doc, spec_file.resolve())
+        deep_object_any_names()
         self.version = str(doc.get("openapi", "3.0.0"))
         # jsonschema-path reads '#' in a key as a fragment: spell it %23 in path keys
         doc["paths"] = {k.replace("#", FRAGMENT): v for k, v in (doc.get("paths") or {}).items()}

@@ -51,6 +51,11 @@ exactly the same requests:
   where openapi-core 0.23 reads every such field as ``style: form`` (3.0.3's wording).
   The judge spells the default out, ``encoding: {field: {contentType:
   application/json}}`` (Lichess' ``grouping``), which openapi-core then decodes as JSON.
+- openapi-core 0.23 reads a deepObject member only if its name is word characters
+  (a regular expression, `\\w+`), so ``components[a-b]=true`` or a member
+  named with any other character left the object unread, then "required" (Stripe's
+  ``post_account_sessions``); OpenAPI puts no limit on member names. The judge installs
+  the same reading with any name between the brackets (``deep_object_any_names``).
 - ``properties: {$ref: "attributes.yml#/load_balancer_droplet_tag"}`` (DigitalOcean):
   a JSON Reference standing for a whole properties map, which JSON Reference replaces
   by the map (toolcat reads it so too). jsonschema's ``referencing`` takes it for a
@@ -420,3 +425,21 @@ def _json_object_or_bytes(value: bytes, **parameters: str) -> Any:
     except ValueError:
         return value
     return parsed if isinstance(parsed, (dict, list)) else value
+
+
+def deep_object_any_names() -> None:
+    """openapi-core's deepObject reader, with any member name (see the module docstring)."""
+    from openapi_core.deserializing.styles import style_deserializers
+
+    def loads(explode: bool, name: str, schema_type: str, location: Any) -> Any:
+        if (explode, schema_type) != (True, "object"):
+            raise ValueError("not available")
+        prefix = name + "["
+        values = {key[len(prefix):].split("]", 1)[0]: value
+                  for key, value in location.items()
+                  if key.startswith(prefix) and "]" in key[len(prefix):]}
+        if not values:
+            raise KeyError(name)
+        return values
+
+    style_deserializers["deepObject"] = loads
