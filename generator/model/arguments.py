@@ -160,8 +160,9 @@ def _closed_top(defs: Definitions, schema: Any) -> Any:
     echoed back) went out as fields the document does not declare. A branch open on
     purpose (``additionalProperties``, ``patternProperties``, a free-form object) keeps
     the body open."""
-    if not isinstance(schema, dict):
-        return schema
+    if not isinstance(schema, dict) or schema.get("unevaluatedProperties") is False \
+            or schema.get("additionalProperties") is False:
+        return schema   # closed by the document already
     names, is_open = _top_names(defs, schema, 0, frozenset())
     if is_open or not names or "propertyNames" in schema:
         return schema

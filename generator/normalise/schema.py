@@ -65,6 +65,9 @@ class SchemaRewriter:
         self.home = home      # the local $ref of the definition being rewritten, if any
         self.origins = origins   # pointers of a merged schema's properties (used once)
         self.refs: set[str] = set()
+        # (walk, id of a raw schema) -> its names: a DAG of shared unions is walked
+        # once per schema, not once per path (an anyOf of 3, 20 levels deep: 3**20).
+        self._names_memo: dict[tuple[str, int], set[str]] = {}
 
     def rewrite(self, node: Any, loc: str) -> Any:
         if isinstance(node, bool):
@@ -221,6 +224,13 @@ class SchemaRewriter:
         node, seen = self._deref(node, seen)
         if not isinstance(node, dict):
             return set()
+        key = ("hidden", id(node))
+        if key not in self._names_memo:
+            self._names_memo[key] = set()   # a cycle back here adds nothing
+            self._names_memo[key] = self._hidden_here(node, seen)
+        return self._names_memo[key]
+
+    def _hidden_here(self, node: dict[str, Any], seen: frozenset[str]) -> set[str]:
         names = set()
         if isinstance(node.get("properties"), dict):
             names = {name for name, sub in node["properties"].items()
@@ -241,11 +251,16 @@ class SchemaRewriter:
         node, seen = self._deref(node, seen)
         if not isinstance(node, dict):
             return set()
-        names = set(node["properties"]) if isinstance(node.get("properties"), dict) else set()
-        for key in ("allOf", "oneOf", "anyOf"):
-            for part in node.get(key) or []:
-                names |= self._declared_names(part, seen)
-        return names
+        memo = ("declared", id(node))
+        if memo not in self._names_memo:
+            self._names_memo[memo] = set()   # a cycle back here adds nothing
+            names = set(node["properties"]) if isinstance(node.get("properties"),
+                                                          dict) else set()
+            for key in ("allOf", "oneOf", "anyOf"):
+                for part in node.get(key) or []:
+                    names |= self._declared_names(part, seen)
+            self._names_memo[memo] = names
+        return self._names_memo[memo]
 
     def _is_hidden(self, sub: Any, seen: frozenset[str]) -> bool:
         """The property says readOnly/writeOnly itself, through its ``$ref``, or in one
