@@ -13,7 +13,8 @@
 * ``$ref``s point into the tool's own ``$defs`` (see ``defs.py``).
 * inputs only (what the wire accepts, issue 11): ``nullable`` admits null only where
   OpenAPI 3.0.3's letter does (beside ``type``, never past an ``enum`` without null);
-  ``format: int32``/``int64`` add the bounds they imply; a ``discriminator``'s values
+  ``format: int32``/``int64`` add the bounds they imply, ``format: byte`` the base64
+  pattern; a ``discriminator``'s values
   are carried into its ``oneOf``/``anyOf`` branches (``enum`` on the property) before
   the keyword is dropped.
 """
@@ -25,6 +26,7 @@ from typing import Any, Literal
 
 from ..errors import ToolcatError, fail
 from ..jsontypes import TYPE_ORDER
+from ..model.wire import BASE64_PATTERN
 from ..jsontypes import json_type as _json_type
 from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from ..vocab.pointers import escape_token
@@ -304,8 +306,17 @@ def _fix_exclusive(out: dict[str, Any], node: dict[str, Any]) -> None:
 
 
 def _format_bounds(out: dict[str, Any]) -> None:
-    """An int32/int64 value outside its range cannot be sent: say the range."""
+    """An int32/int64 value outside its range cannot be sent: say the range. A
+    ``format: byte`` string (OpenAPI 3.0, Swagger 2.0: base64-encoded characters, a
+    format JSON Schema does not know) admits base64 only: Kubernetes' CSR
+    ``spec.request`` went out as any text."""
     fmt = out.get("format")
+    if fmt == "byte":   # a pattern binds strings only
+        if "pattern" not in out:
+            out["pattern"] = BASE64_PATTERN
+        elif out["pattern"] != BASE64_PATTERN:
+            out["allOf"] = [*out.get("allOf", []), {"pattern": BASE64_PATTERN}]
+        return
     bounds = INT_BOUNDS.get(fmt) if isinstance(fmt, str) else None
     if bounds is None:
         return
