@@ -38,14 +38,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..vocab.patterns import BASE64_PATTERN
 from .types import ArgumentBinding
+
+__all__ = ["BASE64_PATTERN", "COOKIE_PATTERN", "HEADER_PATTERN"]
 
 # Every pattern ends in `$(?!\n)`: Python's `$` (jsonschema's, the runtime's) also
 # matches before a final newline, ECMA-262's does not; the lookahead makes both agree.
 # RFC 9110 field-value: visible ASCII and obs-text (Latin-1), inner spaces and tabs.
 HEADER_PATTERN = r"^(?:[!-~\x80-\xff](?:[\t -~\x80-\xff]*[!-~\x80-\xff])?)?$(?!\n)"
-# RFC 4648 base64 with padding: what a server decodes strictly (validate=True).
-BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$(?!\n)"
+# RFC 4648 base64 with padding (BASE64_PATTERN): generator/vocab/patterns.py, shared with
+# normalise (`format: byte`).
 # RFC 6265 cookie-octet: no control characters, white space, DQUOTE, comma, ; or \.
 COOKIE_PATTERN = r"^[!#-+\--:<-\[\]-~]*$(?!\n)"
 

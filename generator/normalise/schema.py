@@ -27,8 +27,8 @@ from typing import Any, Literal
 from ..errors import ToolcatError, fail
 from ..jsontypes import TYPE_ORDER
 from ..jsontypes import json_type as _json_type
-from ..model.wire import BASE64_PATTERN
 from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
+from ..vocab.patterns import BASE64_PATTERN
 from ..vocab.pointers import escape_token
 
 Mode = Literal["input", "output"]
