@@ -65,18 +65,31 @@ def test_top_level_and_allof_fields(tmp_path: Path) -> None:
     assert sorted(entry["binding"]["arguments"]) == ["name", "owner", "password", "tags"]
 
 
+def _inputs(props: dict[str, Any]) -> list[str]:
+    """Property names a value may carry (a readOnly one stays as ``false``: never sent)."""
+    return sorted(name for name, sub in props.items() if sub is not False)
+
+
 def test_nested_definitions(tmp_path: Path) -> None:
     defs = tool(_catalog(tmp_path), "create_item")["tool"]["inputSchema"]["$defs"]
-    assert sorted(defs["Tag"]["properties"]) == ["label"]
+    assert _inputs(defs["Tag"]["properties"]) == ["label"]
     assert defs["Tag"]["required"] == ["label"]
-    assert sorted(defs["Owner"]["properties"]) == ["email"]
+    assert _inputs(defs["Owner"]["properties"]) == ["email"]
+
+
+def test_open_objects_forbid_the_dropped_names(tmp_path: Path) -> None:
+    """Open objects (no additionalProperties): without ``false`` the readOnly name would
+    be admitted again as an additional property of any value."""
+    defs = tool(_catalog(tmp_path), "create_item")["tool"]["inputSchema"]["$defs"]
+    assert defs["Tag"]["properties"]["tagId"] is False
+    assert defs["Owner"]["properties"]["ownerId"] is False
 
 
 def test_whole_body_union_loses_readonly_too(tmp_path: Path) -> None:
     schema = tool(_catalog(tmp_path), "replace_item")["tool"]["inputSchema"]
     assert "body" in schema["properties"]
-    assert sorted(schema["$defs"]["Tag"]["properties"]) == ["label"]
-    assert "created" not in str(schema["$defs"])
+    assert _inputs(schema["$defs"]["Tag"]["properties"]) == ["label"]
+    assert "'created': {" not in str(schema["$defs"])
 
 
 def test_parameter_with_readonly_schema_stays(tmp_path: Path) -> None:

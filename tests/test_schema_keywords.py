@@ -49,8 +49,10 @@ def test_one_of_travels_whole(tmp_path: Path) -> None:
              "discriminator": {"propertyName": "kind"}}
     entry = _entry(tmp_path, _spec(union, SHAPES))
     schema = entry["tool"]["inputSchema"]
+    # Only the names the branches declare (test_fidelity_whole_body_names.py).
     assert schema["properties"]["body"] == {"oneOf": [{"$ref": "#/$defs/Circle"},
-                                                      {"$ref": "#/$defs/Square"}]}
+                                                      {"$ref": "#/$defs/Square"}],
+                                            "propertyNames": {"enum": ["kind", "r", "side"]}}
     assert schema["$defs"]["Circle"]["properties"]["kind"] == {"const": "circle"}
     assert entry["tool"]["outputSchema"]["properties"]["result"]["oneOf"]
 

@@ -23,6 +23,7 @@ SLICE = (PETSTORE_SEPARATE, "corpus/oai-examples/v3.1/tictactoe.yaml")
 PLEX = "corpus/plex/plex-api-spec.yaml"
 JELLYFIN = "corpus/jellyfin/openapi.json"
 KRATOS = "corpus/kratos/api.json"
+LICHESS = "corpus/lichess/doc/specs/lichess-api.yaml"
 # Tools by document: each a class found on the whole corpus (fixed, pinned or a gap).
 NAMED: dict[str, tuple[str, ...]] = {
     PLEX: ("get_server_resources",        # operation-level servers
@@ -36,6 +37,20 @@ NAMED: dict[str, tuple[str, ...]] = {
     # {"method": "link"} calls that the API dispatched to another branch are gone.
     KRATOS: ("update_recovery_flow", "update_verification_flow"),
     "corpus/sonarr/openapi.json": ("get_root", "post_login"),      # pinned
+    # The judge: readOnly reached through $ref/allOf counts for openapi-core's
+    # required-skip, and readOnly array items are no reason to refuse
+    # (test_serve_oracle_read_only_required.py). The catalog: a union body admits only
+    # the names it declares, a readOnly name required beside a oneOf is not required
+    # (test_fidelity_whole_body_names.py), and a dropped readOnly name stays `false`.
+    "corpus/cloudflare/openapi.json": ("dns_firewall_update_dns_firewall_cluster",
+                                       "vectorize_get_vectors_by_id",
+                                       "dns_records_for_a_zone_create_dns_record",
+                                       "create_zone_ruleset_rule"),
+    # A required form field cannot be empty (test_fidelity_form_required_empty.py).
+    "corpus/stripe/spec3.yaml": ("post_account_sessions", "post_treasury_financial_accounts"),
+    # A form object field without style is its JSON text (test_serve_oracle_form_json.py):
+    # `grouping` was spread into its members, unserialisable.
+    LICHESS: ("broadcast_tour_create",),
 }
 # Catalog gaps (the inputSchema admits a call the API refuses), by tool and phrase, for
 # generator/ to close. The int32 gap (find_pets) closed when input schemas gained the
@@ -69,6 +84,9 @@ def _unexplained(doc: str, tools: tuple[str, ...] | None, count: int) -> None:
     assert pins == pinned, "a pinned exception no longer shows"
     if doc == PLEX:
         assert tally.unserialisable > 0   # modify_playlist_generator's, counted apart
+    if doc == LICHESS:
+        assert tally.unserialisable == 0   # broadcast_tour_create's grouping, as JSON
+        assert tally.accepted > 0
 
 
 @pytest.mark.parametrize("doc", SLICE)

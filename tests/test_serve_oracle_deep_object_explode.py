@@ -15,6 +15,8 @@ from helpers.fixtures import generate, write_spec
 from helpers.runtime_oracle import judge_runtime
 from oracle.client import judge
 
+FORM = "application/x-www-form-urlencoded"
+
 SPEC: dict[str, Any] = {
     "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
     "paths": {"/sections": {"post": {
@@ -43,3 +45,31 @@ def test_its_schema_still_applies(tmp_path: Any) -> None:
                                "bodyBase64": None, "operation": "POST /sections"}])
     assert verdict["class"] == "openapi-core", verdict
     assert verdict["errors"] == ["InvalidParameter: hidden: 7 is greater than the maximum of 1"]
+
+
+def test_member_names_of_any_characters(tmp_path: Any) -> None:
+    """openapi-core 0.23 read a deepObject member only if its name matched ``\\w+``, so a
+    required object whose members were named otherwise (Stripe's post_account_sessions
+    ``components[...]``, drawn names) went unread and "missing", in a query or a form
+    body; the judge reads any name (quirks.py ``deep_object_any_names``)."""
+    spec = write_spec(tmp_path, {
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "paths": {"/s": {"post": {
+            "operationId": "s",
+            "parameters": [{"name": "filter", "in": "query", "required": True,
+                            "style": "deepObject", "explode": True,
+                            "schema": {"type": "object"}}],
+            "requestBody": {"required": True, "content": {FORM: {
+                "schema": {"type": "object", "required": ["components"], "properties": {
+                    "components": {"type": "object", "properties": {
+                        "onboarding": {"type": "boolean"}}}}},
+                "encoding": {"components": {"style": "deepObject", "explode": True}}}}},
+            "responses": {"200": {"description": "ok"}}}}}}, "spec.json")
+    request = {"method": "POST", "path": "/s", "query": "filter%5Ba-b%5D=1",
+               "headers": {}, "cookies": {}, "contentType": FORM,
+               "body": "components%5Bx%20y%5D=true", "bodyBase64": None,
+               "operation": "POST /s"}
+    missing = {**request, "query": "other=1", "body": "other=1"}
+    good, bad = judge(spec, [request, missing])
+    assert good["ok"], good
+    assert not bad["ok"]

@@ -1,12 +1,14 @@
 """The serve oracle counts a call OpenAPI has no serialization for apart, never as a
 runtime fault nor as a pass.
 
-Lichess `broadcast_tour_create` has a form body whose field `grouping` is an object
-holding another object (`grouping.info`), beside a top-level object field `info`.
-No OpenAPI style writes an object among form fields without spreading its names
-among the others: the runtime sends something, the judge reads `info` twice and
-fails to deserialise it. The contract oracle (`oracle.wire.build`) already marks such
-calls "unserialisable"; the runtime's requests carry the same mark.
+A form body whose field `grouping` is an object holding another object
+(`grouping.info`), beside a top-level object field `info`, both with `style: form`
+in their encoding (the shape of Lichess `broadcast_tour_create`, whose fields have no
+encoding and so travel as JSON text since test_serve_oracle_form_json.py). No OpenAPI
+style writes an object among form fields without spreading its names among the
+others: the runtime sends something, the judge reads `info` twice and fails to
+deserialise it. The contract oracle (`oracle.wire.build`) already marks such calls
+"unserialisable"; the runtime's requests carry the same mark.
 
 Plex `modify_playlist_generator` has the other such shape: a deepObject parameter
 `Item` holding an object (`Item.Location.uri`); OpenAPI's deepObject is one level deep.
@@ -36,7 +38,9 @@ SPEC: dict[str, Any] = {
                         "info": INFO,
                         "grouping": {"type": "object", "additionalProperties": False,
                                      "required": ["info"],
-                                     "properties": {"info": INFO}}}}}}},
+                                     "properties": {"info": INFO}}}},
+                    "encoding": {"info": {"style": "form"},
+                                 "grouping": {"style": "form"}}}}},
             "responses": {"200": {"description": "ok"}}}},
         "/broadcast/{id}": {"get": {
             "operationId": "broadcastGet",

@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import fail
 from ..normalise.defs import Definitions
 from ..normalise.merge import merged_object
-from ..vocab.pointers import escape_token
+from ..vocab.pointers import escape_token, unescape_token
 from . import media, wire
 from .argument_names import Wanted, assign
 from .naming import argument_name
@@ -122,7 +122,7 @@ def _body(defs: Definitions, op: Operation) -> Body:
     flat = merged_object(defs, raw, f"{loc}/schema")
     if flat is None:
         schema, refs = defs.rewrite(raw, f"{loc}/schema", "input")
-        described = defs.relocated(_describe(schema, body), schema)
+        described = defs.relocated(_closed_top(defs, _describe(schema, body)), schema)
         return Body([Candidate(None, "body", described, required, {})], ctype, set(refs),
                     required)
     schema, refs = defs.rewrite(flat.schema, f"{loc}/schema", "input", origins=flat.origins)
@@ -130,15 +130,89 @@ def _body(defs: Definitions, op: Operation) -> Body:
     encoding = entry.get("encoding")
     encoding = encoding if isinstance(encoding, dict) else {}
     out = []
+    raw_props = flat.schema.get("properties")
+    raw_props = raw_props if isinstance(raw_props, dict) else {}
+    form = media.is_form(ctype) or media.is_multipart(ctype)
     for name, prop in (schema.get("properties") or {}).items():
+        if prop is False:
+            continue   # a readOnly field: never an argument (nor sent: the top is closed)
         part = _binary_parts(prop) if media.is_multipart(ctype) else prop
+        target = defs.resolve_shallow(raw_props.get(name), f"{loc}/schema")[0] if form else None
+        as_json = media.is_form(ctype) and _json_form_field(encoding.get(name), target)
+        if form and name in needed and not as_json:
+            part = defs.relocated(wire.form_field_schema(part, target,
+                                                         media.is_multipart(ctype)), part)
         out.append(Candidate(name, "body", part, name in needed,
-                             _encoding(ctype, encoding.get(name))))
+                             _encoding(ctype, encoding.get(name), as_json)))
     out += [Candidate(name, "body", {"description": UNDECLARED}, name in needed,
                       _encoding(ctype, encoding.get(name)))
             for name in _required_undeclared(schema)]
     spec_required = frozenset(r for r in schema.get("required", []) if isinstance(r, str))
     return Body(out, ctype, set(refs), required, spec_required)
+
+
+def _closed_top(defs: Definitions, schema: Any) -> Any:
+    """A whole body (a union the fields cannot be taken from) limited, at its top, to
+    the names its branches declare, as a body split into arguments is (the inputSchema's
+    ``additionalProperties: false``): an object schema that only omits
+    ``additionalProperties`` admits any other name by the letter of JSON Schema, so
+    drawn or guessed names (openai ``create_response`` ``{"": null}``, a readOnly field
+    echoed back) went out as fields the document does not declare. A branch open on
+    purpose (``additionalProperties``, ``patternProperties``, a free-form object) keeps
+    the body open."""
+    if not isinstance(schema, dict) or schema.get("unevaluatedProperties") is False \
+            or schema.get("additionalProperties") is False:
+        return schema   # closed by the document already
+    names, is_open = _top_names(defs, schema, 0, frozenset())
+    if is_open or not names or "propertyNames" in schema:
+        return schema
+    return {**schema, "propertyNames": {"enum": sorted(names)}}
+
+
+_OPENERS = ("patternProperties", "not", "if", "dependentSchemas", "$dynamicRef",
+            "$recursiveRef")
+
+
+def _top_names(defs: Definitions, schema: Any, depth: int,
+               seen: frozenset[str]) -> tuple[set[str], bool]:
+    """Top-level names an (emitted) input schema declares, through ``$defs`` references
+    and allOf/anyOf/oneOf; ``open`` when an object may carry others."""
+    if depth > 16 or not isinstance(schema, dict):
+        return set(), schema is not False
+    kind = schema.get("type")
+    kinds = {kind} if isinstance(kind, str) else set(kind) if isinstance(kind, list) else None
+    if kinds is not None and "object" not in kinds:
+        return set(), False   # never an object: propertyNames does not bind it
+    names: set[str] = set()
+    subs = False
+    is_open = any(k in schema for k in _OPENERS) or schema.get(
+        "additionalProperties", False) is not False or schema.get(
+        "unevaluatedProperties", False) is not False
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        if not ref.startswith("#/$defs/"):
+            return set(), True
+        name = unescape_token(ref[len("#/$defs/"):])
+        if name in seen:
+            return set(), True
+        found, open_ref = _top_names(defs, defs.definition(name, "input")[0], depth + 1,
+                                     seen | {name})
+        names |= found
+        is_open = is_open or open_ref
+        subs = True
+    if isinstance(schema.get("properties"), dict):
+        names |= {n for n, sub in schema["properties"].items() if sub is not False}
+    if isinstance(schema.get("required"), list):
+        names |= {r for r in schema["required"] if isinstance(r, str)}
+    for key in ("allOf", "anyOf", "oneOf"):
+        for part in schema.get(key) or []:
+            found, open_part = _top_names(defs, part, depth + 1, seen)
+            names |= found
+            is_open = is_open or open_part
+            subs = True
+    if not names and not subs:
+        return names, True   # a free-form object
+    return names, is_open
 
 
 UNDECLARED = "Required by the API; the document gives it no schema, so any value."
@@ -160,15 +234,39 @@ def _has_ref(node: Any) -> bool:
     return isinstance(node, list) and any(_has_ref(v) for v in node)
 
 
-def _encoding(ctype: str, entry: Any) -> dict[str, Any]:
+_STYLE_KEYS = ("style", "explode", "allowReserved")
+
+
+def _json_form_field(entry: Any, target: Any) -> bool:
+    """A form-urlencoded field written as one JSON value (``address={"city":...}``).
+
+    OpenAPI 3.0.4 / 3.1.1 (4.7.15.2.1 / 4.8.15.2.1, "URL Encoded Form with JSON
+    Values"): an Encoding Object without ``style``, ``explode`` and ``allowReserved``
+    is the equivalent of ``content`` with its ``contentType``, whose default for an
+    object is ``application/json``: an object field without them is its JSON text.
+    (Lichess' ``grouping`` was spread into its members, nested ones as JSON.)
+    """
+    entry = entry if isinstance(entry, dict) else {}
+    if any(k in entry for k in _STYLE_KEYS):
+        return False
+    if isinstance(entry.get("contentType"), str):
+        return media.is_json(entry["contentType"])
+    kinds = wire.json_kinds(target)
+    return kinds is not None and "object" in kinds and "array" not in kinds
+
+
+def _encoding(ctype: str, entry: Any, as_json: bool = False) -> dict[str, Any]:
     """How one form field is serialised: the spec's ``encoding``, else OpenAPI's default.
 
-    form-urlencoded fields always get style/explode (default ``form``/true), so a
-    server never guesses how to write an object or array; multipart parts only
-    when the spec sets them.
+    form-urlencoded fields get style/explode (default ``form``/true), so a server
+    never guesses how to write an array, except an object field written as JSON
+    (``as_json``, see ``_json_form_field``), which gets its content type instead;
+    multipart parts only when the spec sets them.
     """
     entry = entry if isinstance(entry, dict) else {}
     extra: dict[str, Any] = {}
+    if as_json:
+        return {"content_type": entry.get("contentType") or "application/json"}
     if isinstance(entry.get("contentType"), str):
         extra["content_type"] = entry["contentType"]
     if media.is_form(ctype) or "style" in entry or "explode" in entry:

@@ -38,16 +38,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..vocab.patterns import BASE64_PATTERN
 from .types import ArgumentBinding
+
+__all__ = ["BASE64_PATTERN", "COOKIE_PATTERN", "HEADER_PATTERN"]
 
 # Every pattern ends in `$(?!\n)`: Python's `$` (jsonschema's, the runtime's) also
 # matches before a final newline, ECMA-262's does not; the lookahead makes both agree.
 # RFC 9110 field-value: visible ASCII and obs-text (Latin-1), inner spaces and tabs.
 HEADER_PATTERN = r"^(?:[!-~\x80-\xff](?:[\t -~\x80-\xff]*[!-~\x80-\xff])?)?$(?!\n)"
-# RFC 4648 base64 with padding: what a server decodes strictly (validate=True).
-BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$(?!\n)"
+# RFC 4648 base64 with padding (BASE64_PATTERN): generator/vocab/patterns.py, shared with
+# normalise (`format: byte`).
 # RFC 6265 cookie-octet: no control characters, white space, DQUOTE, comma, ; or \.
 COOKIE_PATTERN = r"^[!#-+\--:<-\[\]-~]*$(?!\n)"
+
+
+def json_kinds(target: Any) -> set[str] | None:
+    """The JSON types a resolved spec schema allows; None when it does not say."""
+    return _kinds(target)
 
 
 def _kinds(target: Any) -> set[str] | None:
@@ -114,4 +122,29 @@ def body_rules(schema: dict[str, Any], bindings: tuple[ArgumentBinding, ...],
         rules = {k: v for k, v in rules.items() if v}
         if rules:
             out["dependentRequired"] = rules
+    return out
+
+
+def form_field_schema(schema: Any, target: Any, multipart: bool) -> Any:
+    """A required form field's schema with what it takes to write anything at all.
+
+    form-urlencoded writes an empty list as no pair (exploded) or as ``name=``, one
+    empty item (not exploded), and an empty object as no pair at all (form or
+    deepObject); a multipart body writes a list as one part per item (RFC 7578 4.3), so
+    none for ``[]``. The field is then missing from a body whose schema requires it
+    (Stripe's ``post_account_sessions`` ``components: {}``,
+    ``post_treasury_financial_accounts`` ``supported_currencies: []``):
+    ``minItems: 1``, and outside multipart (where an object is a JSON part)
+    ``minProperties: 1`` with members that write something (a name, a value that is
+    not null: ``{"": null}`` is no pair either), as for object parameters."""
+    if not isinstance(schema, dict):
+        return schema
+    kinds = _kinds(target)
+    out = dict(schema)
+    if kinds is None or "array" in kinds:
+        out["minItems"] = max(1, out.get("minItems", 0))
+    if not multipart and (kinds is None or "object" in kinds):
+        out["minProperties"] = max(1, out.get("minProperties", 0))
+        out["allOf"] = [*out.get("allOf", []), {"propertyNames": {"minLength": 1},
+                                                 "additionalProperties": {"not": {"type": "null"}}}]
     return out

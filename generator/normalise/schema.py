@@ -13,7 +13,8 @@
 * ``$ref``s point into the tool's own ``$defs`` (see ``defs.py``).
 * inputs only (what the wire accepts, issue 11): ``nullable`` admits null only where
   OpenAPI 3.0.3's letter does (beside ``type``, never past an ``enum`` without null);
-  ``format: int32``/``int64`` add the bounds they imply; a ``discriminator``'s values
+  ``format: int32``/``int64`` add the bounds they imply, ``format: byte`` the base64
+  pattern; a ``discriminator``'s values
   are carried into its ``oneOf``/``anyOf`` branches (``enum`` on the property) before
   the keyword is dropped.
 """
@@ -27,6 +28,7 @@ from ..errors import ToolcatError, fail
 from ..jsontypes import TYPE_ORDER
 from ..jsontypes import json_type as _json_type
 from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
+from ..vocab.patterns import BASE64_PATTERN
 from ..vocab.pointers import escape_token
 
 Mode = Literal["input", "output"]
@@ -65,6 +67,9 @@ class SchemaRewriter:
         self.home = home      # the local $ref of the definition being rewritten, if any
         self.origins = origins   # pointers of a merged schema's properties (used once)
         self.refs: set[str] = set()
+        # (walk, id of a raw schema) -> its names: a DAG of shared unions is walked
+        # once per schema, not once per path (an anyOf of 3, 20 levels deep: 3**20).
+        self._names_memo: dict[tuple[str, int], set[str]] = {}
 
     def rewrite(self, node: Any, loc: str) -> Any:
         if isinstance(node, bool):
@@ -186,7 +191,14 @@ class SchemaRewriter:
         A property is hidden when it says so itself or through its ``$ref`` (a
         shared ``Id`` schema marked readOnly). Names hidden by any ``allOf`` part,
         inline or referenced, also leave every ``required`` list, or the schema would
-        demand a property it no longer declares.
+        demand a property it no longer declares; so do names hidden in the ``oneOf``
+        or ``anyOf`` branches that declare them and required beside them (Cloudflare's
+        DNS record, a oneOf of record types, requires ``created_on``, readOnly in every
+        branch: the inputSchema required it with any value, where OpenAPI 3.0 says a
+        readOnly property's ``required`` concerns responses only). In an input object
+        open to other names, a dropped name stays, as ``false`` (never sent), or it
+        would come back as an additional property of any value (Cloudflare's URI
+        record sent its readOnly ``content`` as null).
         """
         hidden = self._hidden_names(node, frozenset())
         if not hidden:
@@ -194,10 +206,18 @@ class SchemaRewriter:
         raw_props = node.get("properties")
         raw_props = raw_props if isinstance(raw_props, dict) else {}
         props = out.get("properties")
+        dropped = []
         if isinstance(props, dict):
-            for name in hidden.intersection(props):
+            for name in sorted(hidden.intersection(props)):
                 if self._is_hidden(raw_props.get(name), frozenset()):
                     del props[name]
+                    dropped.append(name)
+        if isinstance(props, dict) and self.mode == "input" \
+                and out.get("additionalProperties") is not False \
+                and out.get("unevaluatedProperties") is not False:
+            # Gone from `properties`, an open object would still admit the name as an
+            # additional property, of any value (an agent echoing `created_on` back).
+            props.update(dict.fromkeys(dropped, False))
         for holder in [out, *[p for p in out.get("allOf", []) if isinstance(p, dict)]]:
             if isinstance(holder.get("required"), list):
                 holder["required"] = [r for r in holder["required"] if r not in hidden]
@@ -206,13 +226,43 @@ class SchemaRewriter:
         node, seen = self._deref(node, seen)
         if not isinstance(node, dict):
             return set()
+        key = ("hidden", id(node))
+        if key not in self._names_memo:
+            self._names_memo[key] = set()   # a cycle back here adds nothing
+            self._names_memo[key] = self._hidden_here(node, seen)
+        return self._names_memo[key]
+
+    def _hidden_here(self, node: dict[str, Any], seen: frozenset[str]) -> set[str]:
         names = set()
         if isinstance(node.get("properties"), dict):
             names = {name for name, sub in node["properties"].items()
                      if self._is_hidden(sub, seen)}
         for part in node.get("allOf") or []:
             names |= self._hidden_names(part, seen)
+        for key in ("oneOf", "anyOf"):   # hidden where declared, in every branch
+            branches = node.get(key)
+            parts: list[Any] = branches if isinstance(branches, list) else []
+            hidden = [self._hidden_names(part, seen) for part in parts]
+            shown = [self._declared_names(part, seen) - h
+                     for part, h in zip(parts, hidden, strict=True)]
+            names |= set().union(*hidden) - set().union(*shown)
         return names
+
+    def _declared_names(self, node: Any, seen: frozenset[str]) -> set[str]:
+        """Property names a raw schema declares, here, via allOf and in its branches."""
+        node, seen = self._deref(node, seen)
+        if not isinstance(node, dict):
+            return set()
+        memo = ("declared", id(node))
+        if memo not in self._names_memo:
+            self._names_memo[memo] = set()   # a cycle back here adds nothing
+            names = set(node["properties"]) if isinstance(node.get("properties"),
+                                                          dict) else set()
+            for key in ("allOf", "oneOf", "anyOf"):
+                for part in node.get(key) or []:
+                    names |= self._declared_names(part, seen)
+            self._names_memo[memo] = names
+        return self._names_memo[memo]
 
     def _is_hidden(self, sub: Any, seen: frozenset[str]) -> bool:
         """The property says readOnly/writeOnly itself, through its ``$ref``, or in one
@@ -256,8 +306,17 @@ def _fix_exclusive(out: dict[str, Any], node: dict[str, Any]) -> None:
 
 
 def _format_bounds(out: dict[str, Any]) -> None:
-    """An int32/int64 value outside its range cannot be sent: say the range."""
+    """An int32/int64 value outside its range cannot be sent: say the range. A
+    ``format: byte`` string (OpenAPI 3.0, Swagger 2.0: base64-encoded characters, a
+    format JSON Schema does not know) admits base64 only: Kubernetes' CSR
+    ``spec.request`` went out as any text."""
     fmt = out.get("format")
+    if fmt == "byte":   # a pattern binds strings only
+        if "pattern" not in out:
+            out["pattern"] = BASE64_PATTERN
+        elif out["pattern"] != BASE64_PATTERN:
+            out["allOf"] = [*out.get("allOf", []), {"pattern": BASE64_PATTERN}]
+        return
     bounds = INT_BOUNDS.get(fmt) if isinstance(fmt, str) else None
     if bounds is None:
         return

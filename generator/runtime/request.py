@@ -306,13 +306,18 @@ def _multipart(fields: dict[str, tuple[str, dict[str, Any], Any]],
                properties: dict[str, Any]) -> tuple[str, bytes]:
     parts: list[tuple[str, str, str | None, bytes]] = []   # name, type, filename, data
     for wire, (argument, where, value) in fields.items():
+        if value is None:
+            continue
         schema = properties.get(argument, {})
-        values = value if isinstance(value, list) and _is_file(schema.get("items", {})) else [
-            value]
+        schema = schema if isinstance(schema, dict) else {}
+        # An array property is one part per item, all named alike (RFC 7578 4.3, OpenAPI
+        # 3.1.1 4.8.15.3); the part type (default, or the encoding's) is the items'.
+        if isinstance(value, list) and _is_array(schema):
+            values, part = value, schema.get("items", {})
+        else:
+            values, part = [value], schema
         for item in values:
-            if value is None:
-                continue
-            if _is_file(schema) or _is_file(schema.get("items", {})):
+            if _is_file(part):
                 kind = where.get("contentType") or "application/octet-stream"
                 parts.append((wire, kind, wire, _b64(argument, item)))
             elif isinstance(item, (dict, list)):
@@ -332,6 +337,11 @@ def _multipart(fields: dict[str, tuple[str, dict[str, Any], Any]],
                 f"Content-Type: {kind}\r\n\r\n").encode() + data + b"\r\n"
     out += f"--{boundary}--\r\n".encode()
     return f"multipart/form-data; boundary={boundary}", out
+
+
+def _is_array(schema: dict[str, Any]) -> bool:
+    kind = schema.get("type")
+    return kind == "array" or (isinstance(kind, list) and "array" in kind)
 
 
 def _is_file(schema: Any) -> bool:

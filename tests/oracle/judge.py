@@ -36,6 +36,7 @@ from openapi_core.validation.request.exceptions import (
     RequestBodyValidationError,
 )
 from quirks import (
+    deep_object_any_names,
     drop_null_from_form_types,
     drop_parameter_read_only,
     explode_deep_objects,
@@ -43,6 +44,8 @@ from quirks import (
     inline_property_maps,
     json_family_deserializers,
     loosen_deep_objects,
+    mark_form_json,
+    mark_inherited_access,
 )
 from specload import load_document
 from swagger2 import convert_swagger2
@@ -85,6 +88,9 @@ class Judge:
         drop_null_from_form_types(doc)
         explode_deep_objects(doc)
         drop_parameter_read_only(doc)
+        mark_inherited_access(doc)
+        mark_form_json(doc, spec_file.resolve())
+        deep_object_any_names()
         self.version = str(doc.get("openapi", "3.0.0"))
         # jsonschema-path reads '#' in a key as a fragment: spell it %23 in path keys
         doc["paths"] = {k.replace("#", FRAGMENT): v for k, v in (doc.get("paths") or {}).items()}

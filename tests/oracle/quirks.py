@@ -28,6 +28,34 @@ exactly the same requests:
   property"), the document's own examples included. The judge's copy of a parameter
   schema drops readOnly at its top (through local references and anyOf/oneOf/allOf
   branches, copied so the shared schema stays as it is for bodies).
+- A required property that is readOnly through its ``$ref`` or an ``allOf`` part
+  (Cloudflare's ``modified_on: {$ref: ...modified_on}``, ``id: {allOf: [{$ref: ...},
+  {readOnly: true}]}``): OpenAPI 3.0 says such a ``required`` takes effect on the
+  response only, and openapi-core 0.23 honours that only when readOnly stands on the
+  property's own schema (``prop_schema.get("readOnly")``), so it demanded ``id``,
+  ``version``, ``modified_on`` in requests. The judge writes the flag the property
+  already has through its reference beside it (writeOnly likewise, for responses):
+  the value's own checks are the same, only the required-skip now sees it. A name
+  required beside ``oneOf`` branches that declare it readOnly in every branch
+  (Cloudflare's DNS record requires ``created_on`` at the union) gets a
+  ``{readOnly: true}`` property beside the requirement, for the same reason.
+- readOnly on an array's ``items`` (Cloudflare's vectorize ``ids``, items referencing
+  an identifier that is a readOnly property elsewhere): OpenAPI 3.0 says readOnly is
+  relevant for properties only, but openapi-core refused every item ("Tried to write
+  read-only property"). The judge drops readOnly from the top of an ``items`` schema,
+  on a copy, as for parameters.
+- An object field of a form-urlencoded body whose encoding has no ``style``,
+  ``explode`` or ``allowReserved`` is its JSON text (OpenAPI 3.0.4 4.7.15.2.1 and 3.1.1
+  4.8.15.2.1, "URL Encoded Form with JSON Values": such an Encoding Object is the
+  equivalent of ``content`` with its ``contentType``, application/json for an object),
+  where openapi-core 0.23 reads every such field as ``style: form`` (3.0.3's wording).
+  The judge spells the default out, ``encoding: {field: {contentType:
+  application/json}}`` (Lichess' ``grouping``), which openapi-core then decodes as JSON.
+- openapi-core 0.23 reads a deepObject member only if its name is word characters
+  (a regular expression, `\\w+`), so ``components[a-b]=true`` or a member
+  named with any other character left the object unread, then "required" (Stripe's
+  ``post_account_sessions``); OpenAPI puts no limit on member names. The judge installs
+  the same reading with any name between the brackets (``deep_object_any_names``).
 - ``properties: {$ref: "attributes.yml#/load_balancer_droplet_tag"}`` (DigitalOcean):
   a JSON Reference standing for a whole properties map, which JSON Reference replaces
   by the map (toolcat reads it so too). jsonschema's ``referencing`` takes it for a
@@ -104,9 +132,65 @@ def _parameters(doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def file_handler(uri: str) -> Any:
-    """jsonschema-path's handler for ``file:`` references, with property maps inlined."""
+    """jsonschema-path's handler for ``file:`` references, with property maps inlined
+    (and the form-body JSON fields of a path item kept in another file spelled out)."""
     path = Path(unquote(urlsplit(uri).path))
-    return inline_property_maps(read_file(path), path)
+    content = read_file(path)
+    mark_form_json(content, path)
+    return inline_property_maps(content, path)
+
+
+def mark_form_json(root: Any, here: Path) -> None:
+    """``encoding: {field: {contentType: application/json}}`` for each object field of
+    a form-urlencoded body that has no ``style``/``explode``/``allowReserved`` (nor a
+    content type) in its encoding: what OpenAPI 3.0.4/3.1.1 say such a field is."""
+    stack: list[Any] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        media = node.get(FORM_TYPES[1])
+        if isinstance(media, dict) and "schema" in media:
+            _form_json_fields(media, root, here)
+        stack.extend(node.values())
+
+
+def _form_json_fields(media: dict[str, Any], root: Any, here: Path) -> None:
+    schema, at, where = _resolve(media["schema"], root, here)
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(props, dict):
+        return
+    encoding = media.get("encoding") if isinstance(media.get("encoding"), dict) else {}
+    for name, prop in props.items():
+        entry = encoding.get(name) if isinstance(encoding.get(name), dict) else {}
+        if any(k in entry for k in ("style", "explode", "allowReserved", "contentType")):
+            continue
+        target = _resolve(prop, at, where)[0]
+        if isinstance(target, dict) and target.get("type") == "object":
+            encoding = {**encoding, name: {**entry, "contentType": "application/json"}}
+            media["encoding"] = encoding
+
+
+def _resolve(node: Any, root: Any, here: Path) -> tuple[Any, Any, Path]:
+    """``node`` with ``$ref``s followed, local ones in ``root`` (the file ``here``)."""
+    for _ in range(8):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if not isinstance(ref, str) or ("://" in ref and not ref.startswith("file:")):
+            break
+        if ref.startswith("file:"):
+            target, pointer = Path(unquote(urlsplit(ref).path)), urlsplit(ref).fragment
+        else:
+            target, pointer = _target(ref, here)
+        if target != here:
+            root, here = read_file(target), target
+        node = root
+        for raw in [p for p in pointer.split("/") if p]:
+            node = node.get(raw.replace("~1", "/").replace("~0", "~")) \
+                if isinstance(node, dict) else None
+    return node, root, here
 
 
 def inline_property_maps(node: Any, here: Path) -> Any:
@@ -222,6 +306,95 @@ def _without_read_only(doc: dict[str, Any], schema: dict[str, Any], depth: int) 
     return out
 
 
+ACCESS_FLAGS = ("readOnly", "writeOnly")
+
+
+def mark_inherited_access(doc: dict[str, Any]) -> None:
+    """Properties readOnly/writeOnly through a local ``$ref`` or ``allOf`` part say so
+    beside it; ``items`` lose a readOnly at their top (a copy). Every schema of the
+    document, at any depth (a dict that is not a schema is left as it is unless it has
+    the same keys, which changes no verdict: examples are not judged)."""
+    stack: list[Any] = [doc]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        _mark_union_required(doc, node)
+        props = node.get("properties")
+        if isinstance(props, dict):
+            for prop in props.values():
+                if isinstance(prop, dict):
+                    for flag in ACCESS_FLAGS:
+                        if flag not in prop and _says(doc, prop, flag, 0):
+                            prop[flag] = True
+        items = node.get("items")
+        if isinstance(items, dict) and _top_read_only(doc, items, 0):
+            node["items"] = _without_read_only(doc, items, 0)
+        stack.extend(node.values())
+
+
+def _mark_union_required(doc: dict[str, Any], node: dict[str, Any]) -> None:
+    """A name required beside allOf/oneOf/anyOf parts, declared only inside them and
+    readOnly (writeOnly) wherever declared: a ``{readOnly: true}`` property beside it,
+    which refuses a written value as the parts do and lets the required-skip see it."""
+    required = node.get("required")
+    if not isinstance(required, list) or not any(k in node for k in ("allOf", "oneOf",
+                                                                      "anyOf")):
+        return
+    own = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+    for name in required:
+        if not isinstance(name, str) or name in own:
+            continue
+        found = [d for key in ("allOf", "oneOf", "anyOf")
+                 for part in (node.get(key) if isinstance(node.get(key), list) else [])
+                 for d in _declaring(doc, part, name, 0)]
+        for flag in ACCESS_FLAGS:
+            if found and all(_says(doc, d, flag, 0) for d in found):
+                node.setdefault("properties", {})[name] = {flag: True}
+                own = node["properties"]
+
+
+def _declaring(doc: dict[str, Any], schema: Any, name: str, depth: int) -> list[Any]:
+    """The property schemas called ``name`` in ``schema`` and its parts."""
+    if depth > 8 or not isinstance(schema, dict):
+        return []
+    if isinstance(schema.get("$ref"), str):
+        return _declaring(doc, _local(doc, schema), name, depth + 1)
+    props = schema.get("properties")
+    found = [props[name]] if isinstance(props, dict) and name in props else []
+    for key in ("allOf", "oneOf", "anyOf"):
+        for part in schema.get(key) if isinstance(schema.get(key), list) else []:
+            found += _declaring(doc, part, name, depth + 1)
+    return found
+
+
+def _says(doc: dict[str, Any], schema: Any, flag: str, depth: int) -> bool:
+    """``schema`` is ``flag`` itself, through local references, or in an allOf part."""
+    if depth > 8 or not isinstance(schema, dict):
+        return False
+    if flag in schema:
+        return schema[flag] is True
+    if isinstance(schema.get("$ref"), str):
+        return _says(doc, _local(doc, schema), flag, depth + 1)
+    parts = schema.get("allOf")
+    return isinstance(parts, list) and any(_says(doc, p, flag, depth + 1) for p in parts)
+
+
+def _top_read_only(doc: dict[str, Any], schema: Any, depth: int) -> bool:
+    """readOnly where ``_without_read_only`` would drop it."""
+    if depth > 4 or not isinstance(schema, dict):
+        return False
+    if isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/"):
+        schema = {**_local(doc, schema), **{k: v for k, v in schema.items() if k != "$ref"}}
+    if schema.get("readOnly") is True:
+        return True
+    return any(_top_read_only(doc, s, depth + 1) for key in ("anyOf", "oneOf", "allOf")
+               for s in (schema.get(key) if isinstance(schema.get(key), list) else []))
+
+
 def json_family_deserializers(doc: dict[str, Any]) -> dict[str, Any]:
     """Deserializers for the document's ``+json`` and ``*/*`` body media types."""
     found: dict[str, Any] = {}
@@ -252,3 +425,21 @@ def _json_object_or_bytes(value: bytes, **parameters: str) -> Any:
     except ValueError:
         return value
     return parsed if isinstance(parsed, (dict, list)) else value
+
+
+def deep_object_any_names() -> None:
+    """openapi-core's deepObject reader, with any member name (see the module docstring)."""
+    from openapi_core.deserializing.styles import style_deserializers
+
+    def loads(explode: bool, name: str, schema_type: str, location: Any) -> Any:
+        if (explode, schema_type) != (True, "object"):
+            raise ValueError("not available")
+        prefix = name + "["
+        values = {key[len(prefix):].split("]", 1)[0]: value
+                  for key, value in location.items()
+                  if key.startswith(prefix) and "]" in key[len(prefix):]}
+        if not values:
+            raise KeyError(name)
+        return values
+
+    style_deserializers["deepObject"] = loads

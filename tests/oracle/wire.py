@@ -202,7 +202,10 @@ def _body(req: dict[str, Any], binding: dict[str, Any],
         _whole_body(req, media, whole[0], whole[1])
     elif media == FORM:
         pieces: list[str] = []
-        for name, (b, v) in fields.items():
+        for name, (b, raw) in fields.items():
+            v = raw
+            if "json" in str(b.get("contentType", "")) and not b.get("style"):
+                v = json.dumps(raw, separators=(",", ":"))   # a field of a JSON content type
             style = b.get("style", "form")
             if _object_in_form(v, style):
                 _unserialisable(req, f"{name}: an object in a form body (style {style})")
