@@ -69,7 +69,7 @@ def test_every_drawn_call_is_accepted(made: tuple[Any, dict[str, Any]]) -> None:
     assert tally.accepted == tally.requests
 
 
-@pytest.mark.parametrize("name, good", [("X-Note", "a b"), ("token", "abc")])
+@pytest.mark.parametrize(("name", "good"), [("X-Note", "a b"), ("token", "abc")])
 def test_a_final_newline_is_refused_by_python_and_ecma_alike(
         made: tuple[Any, dict[str, Any]], name: str, good: str) -> None:
     """Python's ``$`` (jsonschema's, so the runtime's) also matches before a final
