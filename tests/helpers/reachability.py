@@ -324,16 +324,29 @@ def _request_body(doc: dict[str, Any], raw: Any, at: str, expected: Expected,
                             taught_only and expected.verdict == "flat")
         if media == MULTIPART and isinstance(prop, dict) and prop.get("format") == "binary":
             value = (frozenset({"string"}) | (value[0] or frozenset()) & {"null"}, None)
-        style, explode = _form_encoding(content[media], media, name)
+        style, explode = _form_encoding(content[media], media, name, value[0])
         expected.fields.append(Field("body", name, value, required and name in needed, prop_at,
                                      style, explode))
 
 
-def _form_encoding(entry: Any, media: str, name: str) -> tuple[str | None, bool | None]:
-    """A form-urlencoded field's style/explode: its encoding's, else OpenAPI's default."""
+def _form_encoding(entry: Any, media: str, name: str,
+                   kinds: frozenset[str] | None) -> tuple[str | None, bool | None]:
+    """A form-urlencoded field's style/explode: its encoding's, else OpenAPI's default;
+    ``("json", None)`` for a field written as its JSON text: OpenAPI 3.0.4/3.1.1 ("URL
+    Encoded Form with JSON Values"): with none of style, explode, allowReserved, the
+    field follows its contentType, whose default for an object is application/json."""
     if media.split(";", maxsplit=1)[0].strip().lower() != FORM:
         return None, None
     encoding = ((entry or {}).get("encoding") or {}).get(name) or {}
+    if not any(key in encoding for key in ("style", "explode", "allowReserved")):
+        ctype = encoding.get("contentType")
+        if isinstance(ctype, str):
+            bare = ctype.split(";", maxsplit=1)[0].strip().lower()
+            as_json = bare == "application/json" or bare.endswith("+json")
+        else:
+            as_json = kinds is not None and "object" in kinds and "array" not in kinds
+        if as_json:
+            return "json", None
     style = encoding.get("style", "form")
     return style, encoding.get("explode", style == "form")
 
@@ -526,7 +539,13 @@ def _check_field(tool_name: str, key: str, spec_field: Field, tool: dict[str, An
     if not overrides and required != spec_field.required:   # overrides may change it
         problems.append(f"{says} is required by the {'tool' if required else 'spec'}, not "
                         f"by the {'spec' if required else 'tool'}")
-    if spec_field.style is not None and (bind.get("style"), bind.get("explode")) != (
+    if spec_field.style == "json":
+        ctype = str(bind.get("contentType") or "").split(";", maxsplit=1)[0].strip().lower()
+        if bind.get("style") is not None or not (ctype == "application/json"
+                                                 or ctype.endswith("+json")):
+            problems.append(f"{says} binds style {bind.get('style')}, contentType "
+                            f"{bind.get('contentType')}, spec says its JSON text")
+    elif spec_field.style is not None and (bind.get("style"), bind.get("explode")) != (
             spec_field.style, spec_field.explode):
         problems.append(f"{says} binds style/explode {bind.get('style')}/"
                         f"{bind.get('explode')}, spec says "
