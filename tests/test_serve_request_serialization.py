@@ -158,3 +158,31 @@ def test_server_resolution(server: dict[str, Any], base: str | None, expected: s
 def test_relative_server_without_base_url_says_what_to_pass() -> None:
     with pytest.raises(RequestError, match="--base-url"):
         resolve_server([{"url": "/v1"}], None)
+
+
+def test_nested_deep_object_follows_the_bracket_convention() -> None:
+    """OpenAPI leaves a deepObject member that is an object or a list of objects
+    undefined; the APIs that take nested forms (Stripe's form bodies declare deepObject
+    for them) read ``name[a][b]=v`` and ``name[a][0][b]=v``. JSON text in a member
+    (``components[x]={"enabled":true}``) is refused by them."""
+    form = _entry({"components": {"in": "body", "name": "components", "style": "deepObject",
+                                  "explode": True},
+                   "items": {"in": "body", "name": "items", "style": "deepObject",
+                             "explode": True}}, method="POST",
+                  content_type="application/x-www-form-urlencoded")
+    request = build_request(form, {
+        "components": {"payments": {"enabled": True, "features": {"refunds": False}},
+                       "tags": ["a", "b"], "gone": None},
+        "items": {"list": [{"price": "p_1", "quantity": 2}, {"price": "p 2"}]},
+    }, "http://a.test")
+    assert request.body is not None
+    assert request.body.decode().split("&") == [
+        "components%5Bpayments%5D%5Benabled%5D=true",
+        "components%5Bpayments%5D%5Bfeatures%5D%5Brefunds%5D=false",
+        "components%5Btags%5D=a", "components%5Btags%5D=b",
+        "items%5Blist%5D%5B0%5D%5Bprice%5D=p_1", "items%5Blist%5D%5B0%5D%5Bquantity%5D=2",
+        "items%5Blist%5D%5B1%5D%5Bprice%5D=p%202"]
+    query = _entry({"filter": _param("query", "filter", "deepObject", True)})
+    assert build_request(query, {"filter": {"created": {"gte": 1, "lt": 5}}},
+                         "http://a.test").query == (
+        "filter%5Bcreated%5D%5Bgte%5D=1&filter%5Bcreated%5D%5Blt%5D=5")

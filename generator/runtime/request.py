@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
@@ -92,13 +93,7 @@ def _query_pairs(name: str, value: Any, style: str, explode: bool,
         return _enc(_scalar(item), reserved)
 
     if style == "deepObject" and isinstance(value, dict):
-        out = []
-        for k, v in value.items():
-            if isinstance(v, list):
-                out += [f"{key}%5B{_enc(str(k))}%5D={enc(x)}" for x in v]
-            elif v is not None:
-                out.append(f"{key}%5B{_enc(str(k))}%5D={enc(v)}")
-        return out
+        return _deep_pairs(key, value, enc)
     if isinstance(value, list):
         if explode:
             return [f"{key}={enc(v)}" for v in value]
@@ -111,6 +106,29 @@ def _query_pairs(name: str, value: Any, style: str, explode: bool,
         return [f"{key}=" + sep.join(f"{_enc(k)}{sep}{_enc(v, reserved)}"
                                       for k, v in _pairs(value))]
     return [f"{key}={enc(value)}"]
+
+
+def _deep_pairs(prefix: str, value: Any, enc: Callable[[Any], str]) -> list[str]:
+    """deepObject: ``name[member]=value``; OpenAPI leaves nesting undefined, so a member
+    that is itself an object or a list of objects follows the convention the APIs that
+    take nested forms read (Stripe, Rails, PHP, qs): ``name[a][b]=v``, ``name[a][0][b]=v``.
+    A list of scalars repeats its name (``name[a]=1&name[a]=2``), as one level always did;
+    null members are left out, as everywhere in a query."""
+    if isinstance(value, dict):
+        out: list[str] = []
+        for k, v in value.items():
+            if v is not None:
+                out += _deep_pairs(f"{prefix}%5B{_enc(str(k))}%5D", v, enc)
+        return out
+    if isinstance(value, list):
+        if any(isinstance(item, (dict, list)) for item in value):
+            out = []
+            for i, item in enumerate(value):
+                if item is not None:
+                    out += _deep_pairs(f"{prefix}%5B{i}%5D", item, enc)
+            return out
+        return [f"{prefix}={enc(item)}" for item in value]
+    return [f"{prefix}={enc(value)}"]
 
 
 def _header_value(argument: str, value: Any, explode: bool) -> str:
