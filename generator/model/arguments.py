@@ -67,12 +67,13 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str) -> tuple[Candidat
             extra["allow_reserved"] = True
     schema, refs = defs.rewrite(raw_schema if raw_schema is not None else {}, loc, "input")
     schema = defs.relocated(_describe(schema, param), schema)
+    required = location == "path" or param.get("required") is True
     if "content_type" not in extra:   # a JSON-encoded value is never empty on the wire
         target = defs.resolve_shallow(raw_schema, loc)[0] if raw_schema is not None else None
         schema = defs.relocated(wire.parameter_schema(schema, target, location,
-                                                      param.get("allowEmptyValue") is True),
+                                                      param.get("allowEmptyValue") is True,
+                                                      required),
                                 schema)
-    required = location == "path" or param.get("required") is True
     return Candidate(param["name"], location, schema, required, extra), set(refs)
 
 

@@ -14,6 +14,11 @@ request the API's own document accepts (issue 11, measured by tests/oracle):
   (plex's required ``prefs`` query object sent as ``{}`` left no parameter at all):
   ``minProperties: 1``; an object's members need a name and a value that is not
   null (``{"": null}`` sends nothing either), added in ``allOf`` as for list items;
+* a required parameter (every path parameter) cannot be ``null``: RFC 6570, which
+  OpenAPI's styles follow, sends nothing for an undefined value, which leaves an empty
+  path segment (cloudflare's untyped ``account_id``: ``/accounts//devices``) or a
+  missing required parameter: ``null`` leaves the schema's ``type`` list, or
+  ``not: {type: null}`` is added in ``allOf`` where the schema has no type;
 * a ``null`` item of a list parameter has no serialisation (RFC 6570 drops it or sends an
   empty value), nor, where empty values are refused, an empty string item:
   ``items: {not: {type: null}}`` (``minLength: 1`` too), added beside the schema in
@@ -70,7 +75,26 @@ def _kinds(target: Any) -> set[str] | None:
     return None
 
 
-def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool) -> Any:
+def _may_be_null(target: Any) -> bool:
+    """Whether a resolved spec schema may admit ``null`` (no type, a ``null`` type, or
+    ``nullable``)."""
+    kinds = _kinds(target)
+    return kinds is None or "null" in kinds or (
+        isinstance(target, dict) and target.get("nullable") is True)
+
+
+def _not_null(out: dict[str, Any]) -> None:
+    kind = out.get("type")
+    if isinstance(kind, list) and "null" in kind:
+        rest = [k for k in kind if k != "null"]
+        if rest:
+            out["type"] = rest[0] if len(rest) == 1 else rest
+    elif kind is None:
+        out["allOf"] = [*out.get("allOf", []), {"not": {"type": "null"}}]
+
+
+def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
+                     required: bool = False) -> Any:
     """``schema`` (rewritten) with the constraints its location needs on the wire."""
     if not isinstance(schema, dict):
         return schema
@@ -79,6 +103,8 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool)
     may_array = kinds is None or "array" in kinds
     may_object = kinds is None or "object" in kinds
     out = dict(schema)
+    if (required or location == "path") and _may_be_null(target):
+        _not_null(out)
     empty_ok = location == "query" and allow_empty
     if may_string and location in ("path", "query") and not empty_ok:
         out["minLength"] = max(1, out.get("minLength", 0))
