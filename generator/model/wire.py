@@ -19,6 +19,11 @@ request the API's own document accepts (issue 11, measured by tests/oracle):
   path segment (cloudflare's untyped ``account_id``: ``/accounts//devices``) or a
   missing required parameter: ``null`` leaves the schema's ``type`` list, or
   ``not: {type: null}`` is added in ``allOf`` where the schema has no type;
+* a form-exploded object query or cookie parameter writes each member as its own
+  ``name=value``: a member named like another parameter of that location (openai's
+  free-form ``metadata`` beside ``limit`` and ``order``) would be read as that parameter:
+  ``propertyNames: {not: {enum: [...]}}`` (names the object itself declares stay: a
+  document that declares both is at fault);
 * a ``null`` item of a list parameter has no serialisation (RFC 6570 drops it or sends an
   empty value), nor, where empty values are refused, an empty string item:
   ``items: {not: {type: null}}`` (``minLength: 1`` too), added beside the schema in
@@ -94,8 +99,10 @@ def _not_null(out: dict[str, Any]) -> None:
 
 
 def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
-                     required: bool = False) -> Any:
-    """``schema`` (rewritten) with the constraints its location needs on the wire."""
+                     required: bool = False, taken: frozenset[str] = frozenset()) -> Any:
+    """``schema`` (rewritten) with the constraints its location needs on the wire;
+    ``taken``: the names of the other parameters in its location that a form-exploded
+    object's members (each its own ``name=value``) must not use."""
     if not isinstance(schema, dict):
         return schema
     kinds = _kinds(target)
@@ -113,7 +120,10 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
     if may_object and not empty_ok:   # {} sends nothing (form, deepObject) or an empty value
         out["minProperties"] = max(1, out.get("minProperties", 0))
     if may_object:   # a member needs a name, and a null member is dropped (RFC 6570)
-        out["allOf"] = [*out.get("allOf", []), {"propertyNames": {"minLength": 1},
+        names: dict[str, Any] = {"minLength": 1}
+        if taken:   # exploded, a member named like another parameter would be read as it
+            names["not"] = {"enum": sorted(taken)}
+        out["allOf"] = [*out.get("allOf", []), {"propertyNames": names,
                                                  "additionalProperties": {"not": {"type": "null"}}}]
     if may_array:
         item: dict[str, Any] = {"not": {"type": "null"}}
