@@ -93,7 +93,7 @@ def pinned(document: str, tool: str) -> tuple[str, str] | None:
 
 
 UNTYPED_OBJECT = (SPEC, "the response schema lists `properties` but no `type` (openai's "
-                        "OpenAIFile, ListMessagesResponse): JSON Schema's letter admits any "
+                        "OpenAIFile, plex's download queue): JSON Schema's letter admits any "
                         "non-object too (null was drawn); the document means an object (its "
                         "title and description say so), and toolcat's outputSchema is that "
                         "object, at the root as MCP wants")
