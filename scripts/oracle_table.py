@@ -63,10 +63,14 @@ def row(doc: str, count: int, seed: int, size: int | None, cap: int,
         classes["pinned" if pinned(doc, name) else verdict["class"]] += 1
     if resp.failures:
         classes["outputSchema"] += len(resp.failures)
+    if resp.pinned:
+        classes["pinned responses"] += len(resp.pinned)
     for name, args, verdict in req.failures:
         details.append({"document": doc, "tool": name, "arguments": args, "verdict": verdict})
     for name, instance, error in resp.failures:
         details.append({"document": doc, "tool": name, "response": instance, "error": error})
+    for name, instance, why in resp.pinned:
+        details.append({"document": doc, "tool": name, "response": instance, "pinned": why})
     text = ", ".join(f"{k} {v}" for k, v in sorted(classes.items())) or "-"
     judged = req.requests - req.unserialisable
     judged_tools = f"{len(tools)} of {len(names)}" if tools is not None else str(len(names))

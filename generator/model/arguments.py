@@ -49,7 +49,8 @@ class Inputs:
     body_required: bool = False     # the spec requires a body (send {} when no field is given)
 
 
-def _param(defs: Definitions, param: dict[str, Any], loc: str) -> tuple[Candidate, set[str]]:
+def _param(defs: Definitions, param: dict[str, Any], loc: str,
+           siblings: frozenset[str] = frozenset()) -> tuple[Candidate, set[str]]:
     location = param["in"]
     extra: dict[str, Any] = {}
     raw_schema = param.get("schema")
@@ -67,13 +68,33 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str) -> tuple[Candidat
             extra["allow_reserved"] = True
     schema, refs = defs.rewrite(raw_schema if raw_schema is not None else {}, loc, "input")
     schema = defs.relocated(_describe(schema, param), schema)
+    required = location == "path" or param.get("required") is True
     if "content_type" not in extra:   # a JSON-encoded value is never empty on the wire
         target = defs.resolve_shallow(raw_schema, loc)[0] if raw_schema is not None else None
+        spread = extra["style"] == "form" and extra["explode"] and location in ("query", "cookie")
+        taken = (siblings - _member_names(defs, raw_schema, loc, 0)) if spread else frozenset()
         schema = defs.relocated(wire.parameter_schema(schema, target, location,
-                                                      param.get("allowEmptyValue") is True),
+                                                      param.get("allowEmptyValue") is True,
+                                                      required, taken),
                                 schema)
-    required = location == "path" or param.get("required") is True
     return Candidate(param["name"], location, schema, required, extra), set(refs)
+
+
+def _member_names(defs: Definitions, raw: Any, loc: str, depth: int) -> frozenset[str]:
+    """The property names an object schema declares, through ``$ref`` and
+    ``allOf``/``oneOf``/``anyOf``."""
+    if raw is None or depth > 8:
+        return frozenset()
+    schema, where = defs.resolve_shallow(raw, loc)
+    if not isinstance(schema, dict):
+        return frozenset()
+    props = schema.get("properties")
+    names = frozenset(props) if isinstance(props, dict) else frozenset()
+    for key in ("allOf", "oneOf", "anyOf"):
+        branches = schema.get(key)
+        for i, branch in enumerate(branches if isinstance(branches, list) else []):
+            names |= _member_names(defs, branch, f"{where}/{key}/{i}", depth + 1)
+    return names
 
 
 def _describe(schema: Any, source: dict[str, Any]) -> Any:
@@ -311,7 +332,9 @@ def build_inputs(defs: Definitions, op: Operation) -> Inputs:
         if param["in"] not in _DEFAULT_STYLE:
             raise fail(defs.file, f"{loc}/in", f"unknown parameter location {param['in']!r}",
                        "use path, query, header or cookie")
-        cand, used = _param(defs, param, loc)
+        siblings = frozenset(p["name"] for p, _ in op.parameters
+                             if p["in"] == param["in"] and p["name"] != param["name"])
+        cand, used = _param(defs, param, loc, siblings)
         candidates.append(cand)
         refs |= used
     body = _body(defs, op)

@@ -14,6 +14,16 @@ request the API's own document accepts (issue 11, measured by tests/oracle):
   (plex's required ``prefs`` query object sent as ``{}`` left no parameter at all):
   ``minProperties: 1``; an object's members need a name and a value that is not
   null (``{"": null}`` sends nothing either), added in ``allOf`` as for list items;
+* a required parameter (every path parameter) cannot be ``null``: RFC 6570, which
+  OpenAPI's styles follow, sends nothing for an undefined value, which leaves an empty
+  path segment (cloudflare's untyped ``account_id``: ``/accounts//devices``) or a
+  missing required parameter: ``null`` leaves the schema's ``type`` list, or
+  ``not: {type: null}`` is added in ``allOf`` where the schema has no type;
+* a form-exploded object query or cookie parameter writes each member as its own
+  ``name=value``: a member named like another parameter of that location (openai's
+  free-form ``metadata`` beside ``limit`` and ``order``) would be read as that parameter:
+  ``propertyNames: {not: {enum: [...]}}`` (names the object itself declares stay: a
+  document that declares both is at fault);
 * a ``null`` item of a list parameter has no serialisation (RFC 6570 drops it or sends an
   empty value), nor, where empty values are refused, an empty string item:
   ``items: {not: {type: null}}`` (``minLength: 1`` too), added beside the schema in
@@ -70,8 +80,29 @@ def _kinds(target: Any) -> set[str] | None:
     return None
 
 
-def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool) -> Any:
-    """``schema`` (rewritten) with the constraints its location needs on the wire."""
+def _may_be_null(target: Any) -> bool:
+    """Whether a resolved spec schema may admit ``null`` (no type, a ``null`` type, or
+    ``nullable``)."""
+    kinds = _kinds(target)
+    return kinds is None or "null" in kinds or (
+        isinstance(target, dict) and target.get("nullable") is True)
+
+
+def _not_null(out: dict[str, Any]) -> None:
+    kind = out.get("type")
+    if isinstance(kind, list) and "null" in kind:
+        rest = [k for k in kind if k != "null"]
+        if rest:
+            out["type"] = rest[0] if len(rest) == 1 else rest
+    elif kind is None:
+        out["allOf"] = [*out.get("allOf", []), {"not": {"type": "null"}}]
+
+
+def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
+                     required: bool = False, taken: frozenset[str] = frozenset()) -> Any:
+    """``schema`` (rewritten) with the constraints its location needs on the wire;
+    ``taken``: the names of the other parameters in its location that a form-exploded
+    object's members (each its own ``name=value``) must not use."""
     if not isinstance(schema, dict):
         return schema
     kinds = _kinds(target)
@@ -79,6 +110,8 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool)
     may_array = kinds is None or "array" in kinds
     may_object = kinds is None or "object" in kinds
     out = dict(schema)
+    if (required or location == "path") and _may_be_null(target):
+        _not_null(out)
     empty_ok = location == "query" and allow_empty
     if may_string and location in ("path", "query") and not empty_ok:
         out["minLength"] = max(1, out.get("minLength", 0))
@@ -87,7 +120,10 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool)
     if may_object and not empty_ok:   # {} sends nothing (form, deepObject) or an empty value
         out["minProperties"] = max(1, out.get("minProperties", 0))
     if may_object:   # a member needs a name, and a null member is dropped (RFC 6570)
-        out["allOf"] = [*out.get("allOf", []), {"propertyNames": {"minLength": 1},
+        names: dict[str, Any] = {"minLength": 1}
+        if taken:   # exploded, a member named like another parameter would be read as it
+            names["not"] = {"enum": sorted(taken)}
+        out["allOf"] = [*out.get("allOf", []), {"propertyNames": names,
                                                  "additionalProperties": {"not": {"type": "null"}}}]
     if may_array:
         item: dict[str, Any] = {"not": {"type": "null"}}

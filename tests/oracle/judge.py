@@ -323,15 +323,29 @@ def _add_exploded(out: dict[str, Any], loc: str, param: SchemaPath) -> None:
     if style != "form" or not explode or "schema" not in param:
         return
     schema = param / "schema"
-    with schema.open() as raw:
-        is_object = isinstance(raw, dict) and (raw.get("type") == "object" or "properties" in raw
-                                               or "additionalProperties" in raw)
-    if not is_object:
+    if not _may_be_object(schema, 0):
         return
     names, is_open = _property_names(schema, 0)
     out[loc] |= names
     if is_open:
         out[f"{loc}_open"] = True
+
+
+def _may_be_object(schema: SchemaPath, depth: int) -> bool:
+    """Whether a value of the schema may be an object, through allOf/oneOf/anyOf (openai's
+    ``metadata`` query parameter is ``anyOf: [{type: object, additionalProperties: ...},
+    {type: null}]``: exploded, its members are the query names)."""
+    if depth > 8:
+        return False
+    with schema.open() as raw:
+        if not isinstance(raw, dict):
+            return False
+        kind = raw.get("type")
+        if kind == "object" or (isinstance(kind, list) and "object" in kind) or any(
+                k in raw for k in ("properties", "additionalProperties", "patternProperties")):
+            return True
+        combinators = [c for c in ("allOf", "oneOf", "anyOf") if c in raw]
+    return any(_may_be_object(sub, depth + 1) for c in combinators for sub in schema / c)
 
 
 def _body_names(req: dict[str, Any]) -> set[str]:

@@ -20,6 +20,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from .exceptions import response_pin
 from .sample import MAX_UNROLLED, draw, fill_all
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -94,6 +95,8 @@ class ResponseTally:
     accepted: int = 0
     skipped: list[str] = field(default_factory=list)
     failures: list[tuple[str, Any, str]] = field(default_factory=list)
+    # failures the document is at fault for, by class (exceptions.response_pin)
+    pinned: list[tuple[str, Any, str]] = field(default_factory=list)
 
 
 def _shapes(doc: dict[str, Any], method: str, template: str) -> list[tuple[Any, list[Any]]]:
@@ -172,8 +175,11 @@ def check(spec: Path, catalog: dict[str, Any], count: int = 3, seed_value: int =
                     else instance
                 tally.instances += 1
                 error = next(iter(checker.iter_errors(wrapped)), None)
+                pin = response_pin(_deref(doc, raw), instance) if error is not None else None
                 if error is None:
                     tally.accepted += 1
+                elif pin is not None:
+                    tally.pinned.append((name, instance, pin[1]))
                 else:
                     tally.failures.append((name, instance, error.message[:300]))
     return tally

@@ -37,7 +37,11 @@ def base_path(spec: Path) -> str:
     doc = json.loads(text) if spec.suffix == ".json" else yaml.load(text, Loader=yaml.CSafeLoader)
     if str(doc.get("swagger", "")).startswith("2"):
         return str(doc.get("basePath") or "").rstrip("/")
-    servers = doc.get("servers") or [{"url": "/"}]
+    return server_path(doc.get("servers") or [{"url": "/"}])
+
+
+def server_path(servers: list[dict[str, Any]]) -> str:
+    """The path of the first server, variables at their defaults."""
     url = str(servers[0].get("url", "/"))
     for name, var in (servers[0].get("variables") or {}).items():
         url = url.replace("{" + name + "}", str(var.get("default", "")))
@@ -193,7 +197,11 @@ def run(spec: Path, catalog: dict[str, Any], count: int = 4, seed_value: int = 1
         name = entry["tool"]["name"]
         if tools is not None and name not in tools:
             continue
+        # the binding's servers (the operation's own, where it has them: plex's plex.tv
+        # operations), else the document's first
+        servers = entry["binding"].get("servers")
+        where = server_path(servers) if servers else base
         for args in arguments_for(entry, count, seed_value, tally):
-            requests.append((name, args, build(entry, args, base)))
+            requests.append((name, args, build(entry, args, where)))
     tally.count(requests, judge(spec, [r for _, _, r in requests]))
     return tally
