@@ -75,7 +75,7 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str,
         taken = (siblings - _member_names(defs, raw_schema, loc, 0)) if spread else frozenset()
         schema = defs.relocated(wire.parameter_schema(schema, target, location,
                                                       param.get("allowEmptyValue") is True,
-                                                      required, taken),
+                                                      required, taken, extra["style"]),
                                 schema)
     return Candidate(param["name"], location, schema, required, extra), set(refs)
 

@@ -98,11 +98,46 @@ def _not_null(out: dict[str, Any]) -> None:
         out["allOf"] = [*out.get("allOf", []), {"not": {"type": "null"}}]
 
 
+_NESTED = ("object", "array")
+_SAYS_MORE = ("properties", "patternProperties", "allOf", "anyOf", "oneOf", "not", "$ref",
+              "enum", "const")
+
+
+def _says_nothing(node: Any) -> bool:
+    """A schema that leaves the JSON type open: absent, ``true``, ``{}`` or only
+    annotations (no ``type``, no combinator, no reference)."""
+    if node is None or node is True:
+        return True
+    return isinstance(node, dict) and "type" not in node and not any(
+        k in node for k in _SAYS_MORE)
+
+
+def _free_members(target: Any) -> bool:
+    """An object parameter that declares no members and leaves its values' type open."""
+    if target is None:
+        return True
+    if not isinstance(target, dict) or any(k in target for k in _SAYS_MORE):
+        return False
+    return _says_nothing(target.get("additionalProperties"))
+
+
+def _free_items(target: Any) -> bool:
+    if target is None:
+        return True
+    if not isinstance(target, dict) or any(k in target for k in _SAYS_MORE):
+        return False
+    return _says_nothing(target.get("items"))
+
+
 def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
-                     required: bool = False, taken: frozenset[str] = frozenset()) -> Any:
+                     required: bool = False, taken: frozenset[str] = frozenset(),
+                     style: str | None = None) -> Any:
     """``schema`` (rewritten) with the constraints its location needs on the wire;
     ``taken``: the names of the other parameters in its location that a form-exploded
-    object's members (each its own ``name=value``) must not use."""
+    object's members (each its own ``name=value``) must not use. A list item or object
+    member whose type the document leaves open is a scalar, except under deepObject: no
+    other style writes a nested value (plex's free-form ``prefs``, cloudflare's untyped
+    ``account_id``), while deepObject nests by the bracket convention."""
     if not isinstance(schema, dict):
         return schema
     kinds = _kinds(target)
@@ -123,10 +158,13 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
         names: dict[str, Any] = {"minLength": 1}
         if taken:   # exploded, a member named like another parameter would be read as it
             names["not"] = {"enum": sorted(taken)}
+        scalar = style != "deepObject" and _free_members(target)
+        member = {"not": {"type": ["null", *_NESTED] if scalar else "null"}}
         out["allOf"] = [*out.get("allOf", []), {"propertyNames": names,
-                                                 "additionalProperties": {"not": {"type": "null"}}}]
+                                                 "additionalProperties": member}]
     if may_array:
-        item: dict[str, Any] = {"not": {"type": "null"}}
+        scalar = style != "deepObject" and _free_items(target)
+        item: dict[str, Any] = {"not": {"type": ["null", *_NESTED] if scalar else "null"}}
         if location not in ("header", "cookie") and not empty_ok:
             item["minLength"] = 1
         out["allOf"] = [*out.get("allOf", []), {"items": item}]

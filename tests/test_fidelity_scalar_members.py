@@ -1,0 +1,69 @@
+"""No OpenAPI style writes a nested value in a parameter, except deepObject by the
+bracket convention: a list item or object member whose type the document leaves open
+(plex's free-form ``prefs`` query object, cloudflare's untyped ``account_id``) is a
+scalar in the inputSchema. What the document types (an object member declared as an
+object) is left as it is. Oracle figure: every drawn call is judged and accepted, none
+is counted unserialisable; without the rule the same draws nest lists and objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers.fixtures import generate, tool, write_spec
+from oracle.sample import run
+
+SPEC: dict[str, Any] = {
+    "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+    "servers": [{"url": "/api"}],
+    "paths": {
+        "/things/{id}": {"get": {
+            "operationId": "getThing",
+            "parameters": [
+                {"name": "id", "in": "path", "required": True, "schema": {}},
+                {"name": "prefs", "in": "query",
+                 "schema": {"type": "object"}},
+                {"name": "tags", "in": "query", "schema": {"type": "array"}},
+                {"name": "typed", "in": "query", "schema": {
+                    "type": "object", "additionalProperties": {"type": "integer"}}}],
+            "responses": {"204": {"description": "ok"}}}},
+        "/deep": {"get": {
+            "operationId": "getDeep",
+            "parameters": [
+                {"name": "deep", "in": "query", "style": "deepObject", "explode": True,
+                 "schema": {"type": "object"}}],
+            "responses": {"204": {"description": "ok"}}}},
+    },
+}
+NESTED = ["null", "object", "array"]
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, dict[str, Any]]:
+    spec = write_spec(tmp_path_factory.mktemp("scalar"), SPEC, "spec.json")
+    return spec, generate(spec)
+
+
+def _parts(prop: dict[str, Any], key: str) -> list[Any]:
+    return [part[key] for part in prop.get("allOf", []) if key in part]
+
+
+def test_open_members_and_items_are_scalars(made: tuple[Any, dict[str, Any]]) -> None:
+    props = tool(made[1], "get_thing")["tool"]["inputSchema"]["properties"]
+    for name in ("id", "prefs"):
+        assert {"not": {"type": NESTED}} in _parts(props[name], "additionalProperties"), name
+    for name in ("id", "tags"):
+        assert [item["not"] for item in _parts(props[name], "items")] == [
+            {"type": NESTED}], name
+    # A typed member says what it is; deepObject nests by brackets: neither is narrowed.
+    assert _parts(props["typed"], "additionalProperties") == [{"not": {"type": "null"}}]
+    deep = tool(made[1], "get_deep")["tool"]["inputSchema"]["properties"]["deep"]
+    assert _parts(deep, "additionalProperties") == [{"not": {"type": "null"}}]
+
+
+def test_every_drawn_call_is_judged_and_accepted(made: tuple[Any, dict[str, Any]]) -> None:
+    tally = run(made[0], made[1], count=12, seed_value=6, tools=["get_thing"])
+    assert tally.failures == []
+    assert tally.unserialisable == 0
+    assert tally.accepted == tally.requests >= 12
