@@ -112,21 +112,15 @@ def _says_nothing(node: Any) -> bool:
         k in node for k in _SAYS_MORE)
 
 
-def _free_members(target: Any) -> bool:
-    """An object parameter that declares no members and leaves its values' type open."""
+def _open_below(target: Any, key: str) -> bool:
+    """A list parameter's items (``key="items"``) or an object parameter's members
+    (``"additionalProperties"``) whose type the document leaves open: it declares no
+    members, combinator or reference, and the schema under ``key`` says nothing."""
     if target is None:
         return True
     if not isinstance(target, dict) or any(k in target for k in _SAYS_MORE):
         return False
-    return _says_nothing(target.get("additionalProperties"))
-
-
-def _free_items(target: Any) -> bool:
-    if target is None:
-        return True
-    if not isinstance(target, dict) or any(k in target for k in _SAYS_MORE):
-        return False
-    return _says_nothing(target.get("items"))
+    return _says_nothing(target.get(key))
 
 
 def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
@@ -158,12 +152,12 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
         names: dict[str, Any] = {"minLength": 1}
         if taken:   # exploded, a member named like another parameter would be read as it
             names["not"] = {"enum": sorted(taken)}
-        scalar = style != "deepObject" and _free_members(target)
+        scalar = style != "deepObject" and _open_below(target, "additionalProperties")
         member = {"not": {"type": ["null", *_NESTED] if scalar else "null"}}
         out["allOf"] = [*out.get("allOf", []), {"propertyNames": names,
                                                  "additionalProperties": member}]
     if may_array:
-        scalar = style != "deepObject" and _free_items(target)
+        scalar = style != "deepObject" and _open_below(target, "items")
         item: dict[str, Any] = {"not": {"type": ["null", *_NESTED] if scalar else "null"}}
         if location not in ("header", "cookie") and not empty_ok:
             item["minLength"] = 1

@@ -76,6 +76,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -144,18 +145,23 @@ def mark_form_json(root: Any, here: Path) -> None:
     """``encoding: {field: {contentType: application/json}}`` for each object field of
     a form-urlencoded body that has no ``style``/``explode``/``allowReserved`` (nor a
     content type) in its encoding: what OpenAPI 3.0.4/3.1.1 say such a field is."""
+    for node in _every_dict(root):
+        media = node.get(FORM_TYPES[1])
+        if isinstance(media, dict) and "schema" in media:
+            _form_json_fields(media, root, here)
+
+
+def _every_dict(root: Any) -> Iterator[dict[str, Any]]:
+    """Every dict in a JSON tree, depth first (the caller may change a dict's values
+    before its children are visited)."""
     stack: list[Any] = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, list):
             stack.extend(node)
-            continue
-        if not isinstance(node, dict):
-            continue
-        media = node.get(FORM_TYPES[1])
-        if isinstance(media, dict) and "schema" in media:
-            _form_json_fields(media, root, here)
-        stack.extend(node.values())
+        elif isinstance(node, dict):
+            yield node
+            stack.extend(node.values())
 
 
 def _form_json_fields(media: dict[str, Any], root: Any, here: Path) -> None:
@@ -314,14 +320,7 @@ def mark_inherited_access(doc: dict[str, Any]) -> None:
     beside it; ``items`` lose a readOnly at their top (a copy). Every schema of the
     document, at any depth (a dict that is not a schema is left as it is unless it has
     the same keys, which changes no verdict: examples are not judged)."""
-    stack: list[Any] = [doc]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-            continue
-        if not isinstance(node, dict):
-            continue
+    for node in _every_dict(doc):
         _mark_union_required(doc, node)
         props = node.get("properties")
         if isinstance(props, dict):
@@ -333,7 +332,6 @@ def mark_inherited_access(doc: dict[str, Any]) -> None:
         items = node.get("items")
         if isinstance(items, dict) and _top_read_only(doc, items, 0):
             node["items"] = _without_read_only(doc, items, 0)
-        stack.extend(node.values())
 
 
 def _mark_union_required(doc: dict[str, Any], node: dict[str, Any]) -> None:
