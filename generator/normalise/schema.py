@@ -222,15 +222,21 @@ class SchemaRewriter:
             if isinstance(holder.get("required"), list):
                 holder["required"] = [r for r in holder["required"] if r not in hidden]
 
-    def _hidden_names(self, node: Any, seen: frozenset[str]) -> set[str]:
+    def _names_once(self, kind: str, node: Any, seen: frozenset[str],
+                    here: Callable[[dict[str, Any], frozenset[str]], set[str]]) -> set[str]:
+        """``here(node)`` for the schema ``node`` stands for, once per schema (a DAG of
+        shared references is walked once, not once per path); a cycle adds nothing."""
         node, seen = self._deref(node, seen)
         if not isinstance(node, dict):
             return set()
-        key = ("hidden", id(node))
+        key = (kind, id(node))
         if key not in self._names_memo:
             self._names_memo[key] = set()   # a cycle back here adds nothing
-            self._names_memo[key] = self._hidden_here(node, seen)
+            self._names_memo[key] = here(node, seen)
         return self._names_memo[key]
+
+    def _hidden_names(self, node: Any, seen: frozenset[str]) -> set[str]:
+        return self._names_once("hidden", node, seen, self._hidden_here)
 
     def _hidden_here(self, node: dict[str, Any], seen: frozenset[str]) -> set[str]:
         names = set()
@@ -250,19 +256,14 @@ class SchemaRewriter:
 
     def _declared_names(self, node: Any, seen: frozenset[str]) -> set[str]:
         """Property names a raw schema declares, here, via allOf and in its branches."""
-        node, seen = self._deref(node, seen)
-        if not isinstance(node, dict):
-            return set()
-        memo = ("declared", id(node))
-        if memo not in self._names_memo:
-            self._names_memo[memo] = set()   # a cycle back here adds nothing
-            names = set(node["properties"]) if isinstance(node.get("properties"),
-                                                          dict) else set()
-            for key in ("allOf", "oneOf", "anyOf"):
-                for part in node.get(key) or []:
-                    names |= self._declared_names(part, seen)
-            self._names_memo[memo] = names
-        return self._names_memo[memo]
+        return self._names_once("declared", node, seen, self._declared_here)
+
+    def _declared_here(self, node: dict[str, Any], seen: frozenset[str]) -> set[str]:
+        names = set(node["properties"]) if isinstance(node.get("properties"), dict) else set()
+        for key in ("allOf", "oneOf", "anyOf"):
+            for part in node.get(key) or []:
+                names |= self._declared_names(part, seen)
+        return names
 
     def _is_hidden(self, sub: Any, seen: frozenset[str]) -> bool:
         """The property says readOnly/writeOnly itself, through its ``$ref``, or in one
