@@ -5,7 +5,9 @@ Plex serves most operations from the document's server but `get_server_resources
 The runtime sends to the nearest server (operation, else path item, else document);
 the judge read only the document's servers and rejected `/api/v2/resources` as "does
 not match /resources". It now reads the same three levels, so a request sent to the
-document's base for such an operation is still rejected.
+document's base for such an operation is still rejected. The contract oracle's own
+builder follows the binding's servers too (it put every request under the document's
+first server: 6 of plex's 120-tool sample were judged "does not match").
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from helpers.fixtures import generate, write_spec
 from helpers.runtime_oracle import judge_runtime
 from oracle.client import judge
+from oracle.sample import run
 
 OK = {"200": {"description": "ok"}}
 SPEC: dict[str, Any] = {
@@ -23,7 +26,8 @@ SPEC: dict[str, Any] = {
     "paths": {
         "/resources": {"get": {"operationId": "getServerResources", "responses": OK,
                                "servers": [{"url": "https://plex.example.invalid/api/v2"}]}},
-        "/users": {"servers": [{"url": "https://plex.example.invalid/api"}],
+        "/users": {"servers": [{"url": "https://{host}/api", "variables": {
+                       "host": {"default": "plex.example.invalid"}}}],
                    "get": {"operationId": "getUsers", "responses": OK}},
         "/library": {"get": {"operationId": "getLibrary", "responses": OK}},
     },
@@ -47,3 +51,10 @@ def test_the_document_base_is_wrong_for_such_an_operation(tmp_path: Any) -> None
     assert right["ok"], right
     assert wrong["class"] == "operation", wrong
     assert "['/api/v2']" in wrong["errors"][0], wrong
+
+
+def test_the_oracle_builds_under_the_bindings_servers(tmp_path: Any) -> None:
+    spec = write_spec(tmp_path, SPEC, "spec.json")
+    tally = run(spec, generate(spec), count=1, seed_value=1)
+    assert tally.requests == 3
+    assert [(n, v["errors"]) for n, _, v in tally.failures] == []
