@@ -29,7 +29,7 @@ NAMED: dict[str, tuple[str, ...]] = {
     PLEX: ("get_server_resources",        # operation-level servers
            "update_items",                # a query name declared with brackets
            "add_section",                 # deepObject without explode
-           "modify_playlist_generator",   # an object inside a deepObject: unserialisable
+           "modify_playlist_generator",   # an object inside a deepObject: the bracket convention
            "get_first_characters"),       # pinned: the document's colliding names
     JELLYFIN: ("post_user_image",),       # image/* body, base64 drawn as base64
     "corpus/discord/openapi.json": ("create_guild_sticker",),   # multipart [string, null]
@@ -47,7 +47,12 @@ NAMED: dict[str, tuple[str, ...]] = {
                                        "dns_records_for_a_zone_create_dns_record",
                                        "create_zone_ruleset_rule"),
     # A required form field cannot be empty (test_fidelity_form_required_empty.py).
-    "corpus/stripe/spec3.yaml": ("post_account_sessions", "post_treasury_financial_accounts"),
+    # Nested deepObject values, lists indexed, in a query (`expand[0]`, `created[gte]` or
+    # `created=5`) and a form body (`line_items[0][price_data][currency]`), judged by the
+    # bracket convention (test_oracle_deep_object_reader.py): 365 of 760 calls counted
+    # apart before.
+    "corpus/stripe/spec3.yaml": ("post_account_sessions", "post_treasury_financial_accounts",
+                                 "get_charges", "post_checkout_sessions"),
     # A form object field without style is its JSON text (test_serve_oracle_form_json.py):
     # `grouping` was spread into its members, unserialisable.
     LICHESS: ("broadcast_tour_create",),
@@ -82,11 +87,10 @@ def _unexplained(doc: str, tools: tuple[str, ...] | None, count: int) -> None:
     wanted = {g for g in KNOWN_GAPS.get(doc, set()) if tools is None or g[0] in tools}
     assert gaps == wanted, "a catalog gap no longer shows"
     assert pins == pinned, "a pinned exception no longer shows"
-    if doc == PLEX:
-        assert tally.unserialisable > 0   # modify_playlist_generator's, counted apart
-    if doc == LICHESS:
-        assert tally.unserialisable == 0   # broadcast_tour_create's grouping, as JSON
-        assert tally.accepted > 0
+    # Plex's modify_playlist_generator (nested deepObject) and Lichess'
+    # broadcast_tour_create (`grouping`, a form field as JSON) were counted apart once.
+    assert tally.unserialisable == 0
+    assert tally.accepted > 0
 
 
 @pytest.mark.parametrize("doc", SLICE)

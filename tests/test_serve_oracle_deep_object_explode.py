@@ -3,7 +3,7 @@
 Plex declares `prefs` as `style: deepObject` without `explode`, so explode defaults to
 false, a combination OpenAPI's style table leaves undefined. openapi-core 0.23 refused
 every request of such an operation (`DeserializeError: ('deepObject', 'prefs')`), the
-parameter sent or not. The judge reads it as `explode: true` (tests/oracle/quirks.py);
+parameter sent or not. The judge reads it by the bracket convention (deep_object.py);
 the object's own rules still apply.
 """
 
@@ -51,7 +51,7 @@ def test_member_names_of_any_characters(tmp_path: Any) -> None:
     """openapi-core 0.23 read a deepObject member only if its name matched ``\\w+``, so a
     required object whose members were named otherwise (Stripe's post_account_sessions
     ``components[...]``, drawn names) went unread and "missing", in a query or a form
-    body; the judge reads any name (quirks.py ``deep_object_any_names``)."""
+    body; the judge reads any name (tests/oracle/deep_object.py)."""
     spec = write_spec(tmp_path, {
         "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
         "paths": {"/s": {"post": {

@@ -161,10 +161,12 @@ def test_relative_server_without_base_url_says_what_to_pass() -> None:
 
 
 def test_nested_deep_object_follows_the_bracket_convention() -> None:
-    """OpenAPI leaves a deepObject member that is an object or a list of objects
-    undefined; the APIs that take nested forms (Stripe's form bodies declare deepObject
-    for them) read ``name[a][b]=v`` and ``name[a][0][b]=v``. JSON text in a member
-    (``components[x]={"enabled":true}``) is refused by them."""
+    """OpenAPI leaves a deepObject member that is an object or a list undefined; the
+    APIs that take nested forms (Stripe's form bodies declare deepObject for them) read
+    ``name[a][b]=v`` and ``name[a][0][b]=v``, list items indexed as PHP's
+    ``http_build_query``, ``qs`` and Stripe's clients write them. JSON text in a member
+    (``components[x]={"enabled":true}``) is refused by them; a repeated name
+    (``name[a]=1&name[a]=2``) is read as its last value by Rails and PHP."""
     form = _entry({"components": {"in": "body", "name": "components", "style": "deepObject",
                                   "explode": True},
                    "items": {"in": "body", "name": "items", "style": "deepObject",
@@ -179,10 +181,17 @@ def test_nested_deep_object_follows_the_bracket_convention() -> None:
     assert request.body.decode().split("&") == [
         "components%5Bpayments%5D%5Benabled%5D=true",
         "components%5Bpayments%5D%5Bfeatures%5D%5Brefunds%5D=false",
-        "components%5Btags%5D=a", "components%5Btags%5D=b",
+        "components%5Btags%5D%5B0%5D=a", "components%5Btags%5D%5B1%5D=b",
         "items%5Blist%5D%5B0%5D%5Bprice%5D=p_1", "items%5Blist%5D%5B0%5D%5Bquantity%5D=2",
         "items%5Blist%5D%5B1%5D%5Bprice%5D=p%202"]
     query = _entry({"filter": _param("query", "filter", "deepObject", True)})
     assert build_request(query, {"filter": {"created": {"gte": 1, "lt": 5}}},
                          "http://a.test").query == (
         "filter%5Bcreated%5D%5Bgte%5D=1&filter%5Bcreated%5D%5Blt%5D=5")
+    # a list under deepObject (Stripe's ``expand``), nulls left out and the rest renumbered
+    expand = _entry({"expand": _param("query", "expand", "deepObject", True)})
+    assert build_request(expand, {"expand": ["a", None, "b c"]}, "http://a.test").query == (
+        "expand%5B0%5D=a&expand%5B1%5D=b%20c")
+    # a scalar where the schema admits one (Stripe's ``created``: integer or range object)
+    created = _entry({"created": _param("query", "created", "deepObject", True)})
+    assert build_request(created, {"created": 5}, "http://a.test").query == "created=5"

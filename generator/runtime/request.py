@@ -92,7 +92,7 @@ def _query_pairs(name: str, value: Any, style: str, explode: bool,
     def enc(item: Any) -> str:
         return _enc(_scalar(item), reserved)
 
-    if style == "deepObject" and isinstance(value, dict):
+    if style == "deepObject" and isinstance(value, (dict, list)):
         return _deep_pairs(key, value, enc)
     if isinstance(value, list):
         if explode:
@@ -109,26 +109,22 @@ def _query_pairs(name: str, value: Any, style: str, explode: bool,
 
 
 def _deep_pairs(prefix: str, value: Any, enc: Callable[[Any], str]) -> list[str]:
-    """deepObject: ``name[member]=value``; OpenAPI leaves nesting undefined, so a member
-    that is itself an object or a list of objects follows the convention the APIs that
-    take nested forms read (Stripe, Rails, PHP, qs): ``name[a][b]=v``, ``name[a][0][b]=v``.
-    A list of scalars repeats its name (``name[a]=1&name[a]=2``), as one level always did;
-    null members are left out, as everywhere in a query."""
+    """deepObject: ``name[member]=value``. OpenAPI defines it for one level of scalars
+    and leaves lists and nesting undefined, so they follow the convention the APIs that
+    take nested forms read (Stripe, PHP, Rails, qs) and PHP's ``http_build_query``,
+    ``qs.stringify`` and Stripe's clients write: one more ``[member]`` per level, list
+    items indexed from 0 (``name[a][b]=v``, ``name[a][0]=x``, ``name[0][id]=7``).
+    Null members and items are left out, as everywhere in a query."""
     if isinstance(value, dict):
-        out: list[str] = []
-        for k, v in value.items():
-            if v is not None:
-                out += _deep_pairs(f"{prefix}%5B{_enc(str(k))}%5D", v, enc)
-        return out
-    if isinstance(value, list):
-        if any(isinstance(item, (dict, list)) for item in value):
-            out = []
-            for i, item in enumerate(value):
-                if item is not None:
-                    out += _deep_pairs(f"{prefix}%5B{i}%5D", item, enc)
-            return out
-        return [f"{prefix}={enc(item)}" for item in value]
-    return [f"{prefix}={enc(value)}"]
+        members = [(_enc(str(k)), v) for k, v in value.items() if v is not None]
+    elif isinstance(value, list):
+        members = [(str(i), v) for i, v in enumerate(v for v in value if v is not None)]
+    else:
+        return [f"{prefix}={enc(value)}"]
+    out: list[str] = []
+    for member, item in members:
+        out += _deep_pairs(f"{prefix}%5B{member}%5D", item, enc)
+    return out
 
 
 def _header_value(argument: str, value: Any, explode: bool) -> str:

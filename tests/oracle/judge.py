@@ -13,9 +13,10 @@ What it checks, for each request:
 - a required request body is present (openapi-core 0.23 does not say so itself);
 - every query, header, cookie and top-level body name sent is declared (openapi-core
   ignores undeclared names, so a renamed wire name would pass it).
-Requests carrying a value OpenAPI has no serialization for (a nested object under
-deepObject or inside a form body: ``a[b][c]=``) get class ``unserialisable`` and are
-counted apart, never as passes.
+deepObject values, nested ones included (``a[b][0][c]=``), are read by the bracket
+convention toolcat documents (deep_object.py) and then validated as any other value.
+A request the test's own builder marks as carrying a value no rule writes gets class
+``unserialisable`` and is counted apart, never as a pass.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+import deep_object
 from jsonschema_path import SchemaPath
 from openapi_core import Config, OpenAPI
 from openapi_core.datatypes import RequestParameters
@@ -36,14 +38,12 @@ from openapi_core.validation.request.exceptions import (
     RequestBodyValidationError,
 )
 from quirks import (
-    deep_object_any_names,
     drop_null_from_form_types,
     drop_parameter_read_only,
     explode_deep_objects,
     file_handler,
     inline_property_maps,
     json_family_deserializers,
-    loosen_deep_objects,
     mark_form_json,
     mark_inherited_access,
 )
@@ -54,7 +54,6 @@ from werkzeug.datastructures import Headers, ImmutableMultiDict
 # Headers any HTTP client may send that no document declares.
 TRANSPORT_HEADERS = frozenset({"accept", "content-type", "content-length", "host", "user-agent",
                                "authorization", "accept-encoding", "connection"})
-NESTED_KEY = re.compile(r"^[^\[\]]+\[[^\]]*\]\[")   # a[b][c]...: nested deepObject
 FRAGMENT = "%23"   # how the judge spells '#' in a path key
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -90,11 +89,10 @@ class Judge:
         drop_parameter_read_only(doc)
         mark_inherited_access(doc)
         mark_form_json(doc, spec_file.resolve())
-        deep_object_any_names()
+        deep_object.install()
         self.version = str(doc.get("openapi", "3.0.0"))
         # jsonschema-path reads '#' in a key as a fragment: spell it %23 in path keys
         doc["paths"] = {k.replace("#", FRAGMENT): v for k, v in (doc.get("paths") or {}).items()}
-        self.loose_deep = loosen_deep_objects(doc)
         doc = inline_property_maps(doc, spec_file.resolve())
         self.doc = doc
         self.base_uri = spec_file.resolve().as_uri()
@@ -141,17 +139,8 @@ class Judge:
         if path_vars is None:
             return _bad("operation", f"path {req['path']!r} does not match {template} "
                         f"under any server base path {bases}")
-        nested = [k for k, _ in parse_qsl(req.get("query") or "", keep_blank_values=True)
-                  if NESTED_KEY.match(k)]
-        nested += _nested_form_keys(req)
-        loose = self._loose_deep_sent(req, template, method.lower())
-        if loose and not req.get("unserialisable"):
-            req = {**req, "unserialisable": f"deepObject on a schema that is not an object "
-                                            f"(no OpenAPI serialization): {loose}"}
-        if nested or req.get("unserialisable"):
-            why = req.get("unserialisable") or (
-                f"nested object under deepObject/form: {sorted(set(nested))}")
-            return {"ok": False, "class": "unserialisable", "errors": [why]}
+        if req.get("unserialisable"):
+            return {"ok": False, "class": "unserialisable", "errors": [req["unserialisable"]]}
         path = self.spec / "paths" / template
         operation = path / method.lower()
         request = RawRequest(req, path_vars)
@@ -179,15 +168,6 @@ class Judge:
         except RequestBodyValidationError as exc:
             errors.append(exc)
         return errors
-
-    def _loose_deep_sent(self, req: dict[str, Any], template: str, method: str) -> list[str]:
-        names = {n for k, m, n in self.loose_deep if k == template and m == method}
-        if not names:
-            return []
-        sent = {k.split("[", 1)[0] for k, _ in parse_qsl(req.get("query") or "",
-                                                         keep_blank_values=True)}
-        sent |= _body_names(req)
-        return sorted(names & sent)
 
     def _operation_bases(self, template: str, method: str) -> list[str]:
         """The nearest servers win: the operation's, else the path item's, else the
@@ -364,13 +344,6 @@ def _body_names(req: dict[str, Any]) -> set[str]:
     return set()
 
 
-def _nested_form_keys(req: dict[str, Any]) -> list[str]:
-    ctype = (req.get("contentType") or "").split(";")[0].strip().lower()
-    if ctype != "application/x-www-form-urlencoded" or req.get("body") is None:
-        return []
-    return [k for k, _ in parse_qsl(req["body"], keep_blank_values=True) if NESTED_KEY.match(k)]
-
-
 def _empty_form_body(req: dict[str, Any], exc: BaseException, operation: SchemaPath) -> bool:
     """openapi-core 0.23 reads an empty body as no body (``if not body``); an empty
     form body is the form encoding of {}: accepted when the form schema requires no field."""
@@ -392,8 +365,10 @@ def _describe(exc: BaseException) -> str:
         text = f"{type(exc).__name__}: " + "; ".join(
             f"{'/'.join(str(p) for p in e.path) or '<root>'}: {e.message[:200]}"
             for e in details[:4])
-    elif cause is not None:
-        text += f" | {type(cause).__name__}: {str(cause)[:300]}"
+    else:
+        while cause is not None:   # down to the reason (the deepObject reader's, say)
+            text += f" | {type(cause).__name__}: {str(cause)[:300]}"
+            cause = cause.__cause__
     return text
 
 

@@ -17,11 +17,10 @@ exactly the same requests:
   sent or not. ``a[b]=c`` is the only serialization deepObject has, so the judge reads
   such a parameter as ``explode: true``.
 - ``style: deepObject`` on a schema that is not an object (Stripe's ``expand``, an
-  array; ``created``, anyOf object/integer; the same in form-body ``encoding``) has no
-  serialization in OpenAPI, and openapi-core refused every request of such an
-  operation, the parameter sent or not. The judge reads such a parameter as
-  ``form`` (so an absent one is absent) and a request that does send it is
-  ``unserialisable``, counted apart (``loosen_deep_objects`` returns where).
+  array; ``created``, anyOf object/integer; the same in form-body ``encoding``), and
+  nested values under deepObject, have no serialization in OpenAPI; openapi-core
+  refused every request of such an operation. The judge reads every deepObject by the
+  bracket convention toolcat documents (``deep_object.py``), so these are judged too.
 - ``readOnly`` on a parameter's own schema (Cloudflare's ``account_id``, a schema also
   used as a readOnly property): OpenAPI 3.0 says readOnly concerns properties only, but
   openapi-core refused any value of such a parameter ("Tried to write read-only
@@ -51,11 +50,6 @@ exactly the same requests:
   where openapi-core 0.23 reads every such field as ``style: form`` (3.0.3's wording).
   The judge spells the default out, ``encoding: {field: {contentType:
   application/json}}`` (Lichess' ``grouping``), which openapi-core then decodes as JSON.
-- openapi-core 0.23 reads a deepObject member only if its name is word characters
-  (a regular expression, `\\w+`), so ``components[a-b]=true`` or a member
-  named with any other character left the object unread, then "required" (Stripe's
-  ``post_account_sessions``); OpenAPI puts no limit on member names. The judge installs
-  the same reading with any name between the brackets (``deep_object_any_names``).
 - ``properties: {$ref: "attributes.yml#/load_balancer_droplet_tag"}`` (DigitalOcean):
   a JSON Reference standing for a whole properties map, which JSON Reference replaces
   by the map (toolcat reads it so too). jsonschema's ``referencing`` takes it for a
@@ -235,41 +229,6 @@ def _absolute(node: Any, source: Path) -> Any:
     return out
 
 
-def loosen_deep_objects(doc: dict[str, Any]) -> set[tuple[str, str, str]]:
-    """deepObject on a non-object schema -> form; returns (path, method, name) of each:
-    a query parameter's name, or a form body field's."""
-    found: set[tuple[str, str, str]] = set()
-    for key, item in (doc.get("paths") or {}).items():
-        if not isinstance(item, dict):
-            continue
-        shared = [_local(doc, p) for p in item.get("parameters") or []]
-        for method in METHODS:
-            op = item.get(method)
-            if not isinstance(op, dict):
-                continue
-            for param in shared + [_local(doc, p) for p in op.get("parameters") or []]:
-                if param.get("style") == "deepObject" and not _is_object(doc, param.get("schema")):
-                    param["style"] = "form"
-                    found.add((key, method, str(param.get("name"))))
-            found |= {(key, method, n) for n in _loosen_encoding(doc, op)}
-    return found
-
-
-def _loosen_encoding(doc: dict[str, Any], op: dict[str, Any]) -> set[str]:
-    body = _local(doc, op.get("requestBody"))
-    out: set[str] = set()
-    for entry in (body.get("content") or {}).values():
-        if not isinstance(entry, dict):
-            continue
-        props = _local(doc, entry.get("schema")).get("properties") or {}
-        for name, enc in (entry.get("encoding") or {}).items():
-            if isinstance(enc, dict) and enc.get("style") == "deepObject" \
-                    and not _is_object(doc, props.get(name)):
-                enc["style"] = "form"
-                out.add(name)
-    return out
-
-
 def _local(doc: dict[str, Any], node: Any) -> dict[str, Any]:
     """``node`` with local ``#/...`` references followed (the object itself, not a copy)."""
     for _ in range(16):
@@ -282,13 +241,6 @@ def _local(doc: dict[str, Any], node: Any) -> dict[str, Any]:
                 if isinstance(target, dict) else {}
         node = target
     return node if isinstance(node, dict) else {}
-
-
-def _is_object(doc: dict[str, Any], schema: Any) -> bool:
-    resolved = _local(doc, schema)
-    return resolved.get("type") == "object" or (
-        "type" not in resolved and "properties" in resolved and not any(
-            k in resolved for k in ("anyOf", "oneOf")))
 
 
 def drop_parameter_read_only(doc: dict[str, Any]) -> None:
@@ -423,21 +375,3 @@ def _json_object_or_bytes(value: bytes, **parameters: str) -> Any:
     except ValueError:
         return value
     return parsed if isinstance(parsed, (dict, list)) else value
-
-
-def deep_object_any_names() -> None:
-    """openapi-core's deepObject reader, with any member name (see the module docstring)."""
-    from openapi_core.deserializing.styles import style_deserializers
-
-    def loads(explode: bool, name: str, schema_type: str, location: Any) -> Any:
-        if (explode, schema_type) != (True, "object"):
-            raise ValueError("not available")
-        prefix = name + "["
-        values = {key[len(prefix):].split("]", 1)[0]: value
-                  for key, value in location.items()
-                  if key.startswith(prefix) and "]" in key[len(prefix):]}
-        if not values:
-            raise KeyError(name)
-        return values
-
-    style_deserializers["deepObject"] = loads
