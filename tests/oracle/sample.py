@@ -90,12 +90,26 @@ def unroll(schema: dict[str, Any], max_size: int = MAX_UNROLLED) -> dict[str, An
     """``#/$defs/`` references inlined; a reference met again deeper than DEPTH becomes
     ``false``, so the result accepts a subset of the original's instances (an optional
     recursive field left out, a recursive list empty). hypothesis-jsonschema cannot
-    draw from recursive references; it can from this."""
+    draw from recursive references; it can from this. When the result is larger than
+    ``max_size`` characters (Kubernetes' pod templates: every container field, inlined
+    in each of a dozen places), optional properties are left out below a nesting level,
+    the deepest first, until it fits: still a subset, with every required part drawn."""
+    for keep in PRUNE_LEVELS:
+        out = _unrolled(schema, keep)
+        if len(json.dumps(out)) <= max_size:
+            return out
+    raise ValueError("schema too large once unrolled, even with optional parts cut")
+
+
+PRUNE_LEVELS = (None, 6, 5, 4, 3, 2, 1)   # properties levels whose optional members stay
+
+
+def _unrolled(schema: dict[str, Any], keep: int | None) -> dict[str, Any]:
     defs = schema.get("$defs") or {}
 
-    def walk(node: Any, seen: tuple[str, ...]) -> Any:
+    def walk(node: Any, seen: tuple[str, ...], level: int) -> Any:
         if isinstance(node, list):
-            return [walk(v, seen) for v in node]
+            return [walk(v, seen, level) for v in node]
         if not isinstance(node, dict):
             return node
         ref = node.get("$ref")
@@ -103,15 +117,23 @@ def unroll(schema: dict[str, Any], max_size: int = MAX_UNROLLED) -> dict[str, An
             name = ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~")
             if seen.count(name) >= DEPTH or name not in defs:
                 return False
-            rest = {k: walk(v, seen) for k, v in node.items() if k != "$ref"}
-            target = walk(defs[name], (*seen, name))
+            rest = {k: walk(v, seen, level) for k, v in node.items() if k != "$ref"}
+            target = walk(defs[name], (*seen, name), level)
             return {"allOf": [target, rest]} if rest else target
-        return {k: walk(v, seen) for k, v in node.items() if k != "$defs"}
+        out = {}
+        for k, v in node.items():
+            if k == "$defs":
+                continue
+            if k == "properties" and isinstance(v, dict):
+                required = set(node.get("required") or ())
+                cut = keep is not None and level >= keep
+                out[k] = {p: False if cut and p not in required else walk(s, seen, level + 1)
+                          for p, s in v.items()}
+            else:
+                out[k] = walk(v, seen, level)
+        return out
 
-    out = walk(schema, ())
-    if len(json.dumps(out)) > max_size:
-        raise ValueError("schema too large once unrolled")
-    return dict(out)
+    return dict(walk(schema, (), 0))
 
 
 def draw(schema: dict[str, Any], count: int, seed_value: int,
