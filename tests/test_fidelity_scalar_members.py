@@ -1,9 +1,15 @@
-"""No OpenAPI style writes a nested value in a parameter, except deepObject by the
-bracket convention: a list item or object member whose type the document leaves open
-(plex's free-form ``prefs`` query object, cloudflare's untyped ``account_id``) is a
-scalar in the inputSchema. What the document types (an object member declared as an
-object) is left as it is. Oracle figure: every drawn call is judged and accepted, none
-is counted unserialisable; without the rule the same draws nest lists and objects.
+"""No OpenAPI style writes a nested value in a parameter that the document does not
+declare: a list item or object member whose type the document leaves open (plex's
+free-form ``prefs`` query object, cloudflare's untyped ``account_id``) is a scalar in
+the inputSchema, deepObject included (OpenAPI defines it for scalar members; the bracket
+convention serves declared nesting). A deepObject member's name has no brackets, which
+the convention reads as nesting (plex's ``prefs[a]b]``, ``hints[x][0][y]`` drawn from
+free-form maps: 4 serve-oracle rejections). What the document types (an object member
+declared as an object) is left as it is. Oracle figure: every drawn call is judged and
+accepted; without the rule the same draws nest lists and objects. Not covered: a name
+with a bracket in an open map nested inside a declared member (``filter[created][a]b]``):
+the inputSchema rules the top level only, and the runtime refuses such a call
+(test_serve_request_serialization.py), the oracle counts it apart.
 """
 
 from __future__ import annotations
@@ -32,10 +38,22 @@ SPEC: dict[str, Any] = {
             "operationId": "getDeep",
             "parameters": [
                 {"name": "deep", "in": "query", "style": "deepObject", "explode": True,
-                 "schema": {"type": "object"}}],
-            "responses": {"204": {"description": "ok"}}}},
+                 "schema": {"type": "object"}},
+                {"name": "filter", "in": "query", "style": "deepObject", "explode": True,
+                 "schema": {"type": "object", "properties": {"created": {
+                     "type": "object", "additionalProperties": False,
+                     "properties": {"gte": {"type": "integer"}}}}}}],
+            "responses": {"204": {"description": "ok"}}},
+            "post": {
+                "operationId": "postDeep",
+                "requestBody": {"content": {"application/x-www-form-urlencoded": {
+                    "schema": {"type": "object", "properties": {
+                        "meta": {"type": "object"}, "note": {"type": "string"}}},
+                    "encoding": {"meta": {"style": "deepObject", "explode": True}}}}},
+                "responses": {"204": {"description": "ok"}}}},
     },
 }
+NAME = {"pattern": "^[^\\[\\]]*$(?!\\n)"}
 NESTED = ["null", "object", "array"]
 
 
@@ -56,14 +74,21 @@ def test_open_members_and_items_are_scalars(made: tuple[Any, dict[str, Any]]) ->
     for name in ("id", "tags"):
         assert [item["not"] for item in _parts(props[name], "items")] == [
             {"type": NESTED}], name
-    # A typed member says what it is; deepObject nests by brackets: neither is narrowed.
+    # A typed member says what it is: not narrowed.
     assert _parts(props["typed"], "additionalProperties") == [{"not": {"type": "null"}}]
-    deep = tool(made[1], "get_deep")["tool"]["inputSchema"]["properties"]["deep"]
-    assert _parts(deep, "additionalProperties") == [{"not": {"type": "null"}}]
+    deep = tool(made[1], "get_deep")["tool"]["inputSchema"]["properties"]
+    assert _parts(deep["deep"], "additionalProperties") == [{"not": {"type": NESTED}}]
+    assert _parts(deep["deep"], "propertyNames") == [{"minLength": 1, **NAME}]
+    # declared nesting stays: deepObject writes it by the bracket convention
+    assert _parts(deep["filter"], "additionalProperties") == [{"not": {"type": "null"}}]
+    form = tool(made[1], "post_deep")["tool"]["inputSchema"]["properties"]
+    assert _parts(form["meta"], "additionalProperties") == [{"not": {"type": NESTED}}]
+    assert _parts(form["meta"], "propertyNames") == [NAME]
 
 
 def test_every_drawn_call_is_judged_and_accepted(made: tuple[Any, dict[str, Any]]) -> None:
-    tally = run(made[0], made[1], count=12, seed_value=6, tools=["get_thing"])
+    tally = run(made[0], made[1], count=12, seed_value=6,
+                tools=["get_thing", "get_deep", "post_deep"])
     assert tally.failures == []
     assert tally.unserialisable == 0
-    assert tally.accepted == tally.requests >= 12
+    assert tally.accepted == tally.requests >= 36

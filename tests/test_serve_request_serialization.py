@@ -7,6 +7,7 @@ percent-encoded: a value can never change the shape of the URL.
 from __future__ import annotations
 
 import base64
+import re
 from typing import Any
 
 import pytest
@@ -195,3 +196,13 @@ def test_nested_deep_object_follows_the_bracket_convention() -> None:
     # a scalar where the schema admits one (Stripe's ``created``: integer or range object)
     created = _entry({"created": _param("query", "created", "deepObject", True)})
     assert build_request(created, {"created": 5}, "http://a.test").query == "created=5"
+
+
+def test_a_bracket_in_a_deep_object_member_name_is_refused() -> None:
+    """``filter[a]b]=1`` would be read as one more level of nesting: the runtime refuses
+    to send it, naming the member, at any depth (the inputSchema forbids such names at
+    the top; a free-form map deeper down can still hold one)."""
+    query = _entry({"filter": _param("query", "filter", "deepObject", True)})
+    for value, member in (({"a]b": 1}, "a]b"), ({"x": {"y[0": 1}}, "y[0")):
+        with pytest.raises(RequestError, match=re.escape(repr(member))):
+            build_request(query, {"filter": value}, "http://a.test")

@@ -163,8 +163,10 @@ def _body(defs: Definitions, op: Operation) -> Body:
         if form and name in needed and not as_json:
             part = defs.relocated(wire.form_field_schema(part, target,
                                                          media.is_multipart(ctype)), part)
-        out.append(Candidate(name, "body", part, name in needed,
-                             _encoding(ctype, encoding.get(name), as_json)))
+        extra = _encoding(ctype, encoding.get(name), as_json)
+        if media.is_form(ctype) and extra.get("style") == "deepObject":
+            part = defs.relocated(wire.deep_object_field_schema(part, target), part)
+        out.append(Candidate(name, "body", part, name in needed, extra))
     out += [Candidate(name, "body", {"description": UNDECLARED}, name in needed,
                       _encoding(ctype, encoding.get(name)))
             for name in _required_undeclared(schema)]

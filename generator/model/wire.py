@@ -28,6 +28,13 @@ request the API's own document accepts (issue 11, measured by tests/oracle):
   empty value), nor, where empty values are refused, an empty string item:
   ``items: {not: {type: null}}`` (``minLength: 1`` too), added beside the schema in
   ``allOf`` so that it binds only when the value is a list;
+* deepObject (a parameter, or a form field's ``encoding``) writes each member as
+  ``name[member]=value``, nested values by the bracket convention (the runtime's
+  ``_deep_pairs``): a member name with ``[`` or ``]`` would be read as another nesting
+  (plex's free-form ``prefs`` drawn as ``prefs[a]b]``): ``propertyNames`` without them,
+  ``DEEP_OBJECT_NAME``. A member whose type the document leaves open is a scalar here
+  too, as in every other style: OpenAPI defines deepObject for scalar members, and the
+  convention serves the nesting a document declares, not names drawn at any depth;
 * a header value is visible Latin-1 text without control characters or surrounding
   white space (RFC 9110 field-value): ``HEADER_PATTERN``; a cookie value is RFC 6265
   cookie-octets: ``COOKIE_PATTERN``;
@@ -51,7 +58,7 @@ from typing import Any
 from ..vocab.patterns import BASE64_PATTERN
 from .types import ArgumentBinding
 
-__all__ = ["BASE64_PATTERN", "COOKIE_PATTERN", "HEADER_PATTERN"]
+__all__ = ["BASE64_PATTERN", "COOKIE_PATTERN", "DEEP_OBJECT_NAME", "HEADER_PATTERN"]
 
 # Every pattern ends in `$(?!\n)`: Python's `$` (jsonschema's, the runtime's) also
 # matches before a final newline, ECMA-262's does not; the lookahead makes both agree.
@@ -61,6 +68,8 @@ HEADER_PATTERN = r"^(?:[!-~\x80-\xff](?:[\t -~\x80-\xff]*[!-~\x80-\xff])?)?$(?!\
 # normalise (`format: byte`).
 # RFC 6265 cookie-octet: no control characters, white space, DQUOTE, comma, ; or \.
 COOKIE_PATTERN = r"^[!#-+\--:<-\[\]-~]*$(?!\n)"
+# A deepObject member name: no brackets, which the bracket convention reads as nesting.
+DEEP_OBJECT_NAME = r"^[^\[\]]*$(?!\n)"
 
 
 def json_kinds(target: Any) -> set[str] | None:
@@ -129,9 +138,9 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
     """``schema`` (rewritten) with the constraints its location needs on the wire;
     ``taken``: the names of the other parameters in its location that a form-exploded
     object's members (each its own ``name=value``) must not use. A list item or object
-    member whose type the document leaves open is a scalar, except under deepObject: no
-    other style writes a nested value (plex's free-form ``prefs``, cloudflare's untyped
-    ``account_id``), while deepObject nests by the bracket convention."""
+    member whose type the document leaves open is a scalar: no style writes a nested
+    value the document does not declare (plex's free-form ``prefs``, cloudflare's untyped
+    ``account_id``); deepObject members are named without brackets."""
     if not isinstance(schema, dict):
         return schema
     kinds = _kinds(target)
@@ -152,12 +161,14 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
         names: dict[str, Any] = {"minLength": 1}
         if taken:   # exploded, a member named like another parameter would be read as it
             names["not"] = {"enum": sorted(taken)}
-        scalar = style != "deepObject" and _open_below(target, "additionalProperties")
+        if style == "deepObject":
+            names["pattern"] = DEEP_OBJECT_NAME
+        scalar = _open_below(target, "additionalProperties")
         member = {"not": {"type": ["null", *_NESTED] if scalar else "null"}}
         out["allOf"] = [*out.get("allOf", []), {"propertyNames": names,
                                                  "additionalProperties": member}]
     if may_array:
-        scalar = style != "deepObject" and _open_below(target, "items")
+        scalar = _open_below(target, "items")
         item: dict[str, Any] = {"not": {"type": ["null", *_NESTED] if scalar else "null"}}
         if location not in ("header", "cookie") and not empty_ok:
             item["minLength"] = 1
@@ -215,4 +226,23 @@ def form_field_schema(schema: Any, target: Any, multipart: bool) -> Any:
         out["minProperties"] = max(1, out.get("minProperties", 0))
         out["allOf"] = [*out.get("allOf", []), {"propertyNames": {"minLength": 1},
                                                  "additionalProperties": {"not": {"type": "null"}}}]
+    return out
+
+
+def deep_object_field_schema(schema: Any, target: Any) -> Any:
+    """A form field written by deepObject (its ``encoding``) with the member rules of a
+    deepObject parameter: names without brackets, open members scalar."""
+    if not isinstance(schema, dict):
+        return schema
+    kinds = _kinds(target)
+    out = dict(schema)
+    if kinds is None or "object" in kinds:
+        kinds_below = ["null", *_NESTED] if _open_below(target, "additionalProperties") \
+            else "null"
+        out["allOf"] = [*out.get("allOf", []), {
+            "propertyNames": {"pattern": DEEP_OBJECT_NAME},
+            "additionalProperties": {"not": {"type": kinds_below}}}]
+    if kinds is None or "array" in kinds:
+        kinds_below = ["null", *_NESTED] if _open_below(target, "items") else "null"
+        out["allOf"] = [*out.get("allOf", []), {"items": {"not": {"type": kinds_below}}}]
     return out

@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 # RFC 3986 unreserved characters are never encoded; with allowReserved the reserved set too.
 _RESERVED = ":/?#[]@!$&'()*+,;="
@@ -114,8 +114,15 @@ def _deep_pairs(prefix: str, value: Any, enc: Callable[[Any], str]) -> list[str]
     take nested forms read (Stripe, PHP, Rails, qs) and PHP's ``http_build_query``,
     ``qs.stringify`` and Stripe's clients write: one more ``[member]`` per level, list
     items indexed from 0 (``name[a][b]=v``, ``name[a][0]=x``, ``name[0][id]=7``).
-    Null members and items are left out, as everywhere in a query."""
+    Null members and items are left out, as everywhere in a query. A member name with a
+    bracket would be read as one more level: refused (the inputSchema says so at the top
+    level; a free-form map deeper down can still hold one)."""
     if isinstance(value, dict):
+        for k in value:
+            if "[" in str(k) or "]" in str(k):
+                raise RequestError(
+                    f"deepObject member {str(k)!r} in {unquote(prefix)!r}: a name with '[' "
+                    "or ']' would be read as another level of nesting")
         members = [(_enc(str(k)), v) for k, v in value.items() if v is not None]
     elif isinstance(value, list):
         members = [(str(i), v) for i, v in enumerate(v for v in value if v is not None)]

@@ -109,6 +109,14 @@ def nested(value: Any) -> bool:
     return any(isinstance(v, (dict, list)) for v in inner)
 
 
+def _bracketed_name(value: Any) -> bool:
+    """A member name the bracket convention would read as nesting, at any depth."""
+    if isinstance(value, dict):
+        return any("[" in str(k) or "]" in str(k) or _bracketed_name(v)
+                   for k, v in value.items())
+    return isinstance(value, list) and any(_bracketed_name(v) for v in value)
+
+
 def _object_in_form(value: Any, style: str) -> bool:
     """A form field no rule writes: an object not under deepObject (its names would be
     spread among the other fields'), or anything nested outside deepObject."""
@@ -172,6 +180,8 @@ def build(entry: dict[str, Any], args: dict[str, Any], base_path: str) -> dict[s
             fields[name] = ({**b, "base64": _base64(entry, arg)}, value)
     for arg, value in args.items():
         b = binding["arguments"][arg]
+        if b.get("style") == "deepObject" and _bracketed_name(value):
+            unserialisable.append(f"{arg}: a deepObject member name with a bracket")
         if b["in"] in ("query", "cookie", "header", "path") and not b.get("contentType") \
                 and nested(value) and b.get("style") != "deepObject":
             unserialisable.append(f"{arg}: a nested value in a {b['in']} parameter")
