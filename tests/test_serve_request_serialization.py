@@ -206,3 +206,25 @@ def test_a_bracket_in_a_deep_object_member_name_is_refused() -> None:
     for value, member in (({"a]b": 1}, "a]b"), ({"x": {"y[0": 1}}, "y[0")):
         with pytest.raises(RequestError, match=re.escape(repr(member))):
             build_request(query, {"filter": value}, "http://a.test")
+
+
+def test_a_whole_form_body_is_sent_as_its_members() -> None:
+    """A form body whose schema is a union (Lichess' ``broadcast_round_create``) is one
+    whole-body argument; the runtime sent an empty body for it. Its members are the
+    fields, with OpenAPI's default encoding: an object member of a form-urlencoded body
+    as its JSON text, a list exploded, null left out; in multipart, one part each, a
+    file member (base64 in the union's properties) as bytes."""
+    union = {"oneOf": [{"type": "object", "properties": {
+        "name": {"type": "string"}, "file": {"type": "string", "contentEncoding": "base64"}}}]}
+    form = _entry({"body": {"in": "body", "name": None}}, method="POST",
+                  content_type="application/x-www-form-urlencoded", properties={"body": union})
+    request = build_request(form, {"body": {"name": "r 1", "scoring": {"win": 1},
+                                            "tags": ["a", "b"], "gone": None}}, "http://a.test")
+    assert request.body == (b"name=r%201&scoring=%7B%22win%22%3A1%7D&tags=a&tags=b")
+    multipart = _entry({"body": {"in": "body", "name": None}}, method="POST",
+                       content_type="multipart/form-data", properties={"body": union})
+    request = build_request(multipart, {"body": {"name": "r", "file": "AAEC"}}, "http://a.test")
+    assert request.body is not None
+    assert b'name="name"\r\nContent-Type: text/plain\r\n\r\nr\r\n' in request.body
+    assert b'filename="file"\r\nContent-Type: application/octet-stream\r\n\r\n\x00\x01\x02\r\n' \
+        in request.body

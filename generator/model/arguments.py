@@ -17,7 +17,7 @@ from ..errors import fail
 from ..normalise.defs import Definitions
 from ..normalise.merge import merged_object
 from ..vocab.pointers import escape_token, unescape_token
-from . import media, wire
+from . import deep_names, media, wire
 from .argument_names import Wanted, assign
 from .naming import argument_name
 from .operations import Operation, resolve_object
@@ -77,7 +77,17 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str,
                                                       param.get("allowEmptyValue") is True,
                                                       required, taken, extra["style"]),
                                 schema)
+        if extra["style"] == "deepObject":
+            schema = _deep_names(defs, schema, raw_schema, loc)
     return Candidate(param["name"], location, schema, required, extra), set(refs)
+
+
+def _deep_names(defs: Definitions, schema: Any, raw: Any, loc: str) -> Any:
+    """``schema`` with the names rule of deepObject below its top (deep_names.py)."""
+    below = deep_names.constraint(raw, loc, defs.resolve_shallow)
+    if below is None or not isinstance(schema, dict):
+        return schema
+    return defs.relocated({**schema, "allOf": [*schema.get("allOf", []), below]}, schema)
 
 
 def _member_names(defs: Definitions, raw: Any, loc: str, depth: int) -> frozenset[str]:
@@ -166,6 +176,7 @@ def _body(defs: Definitions, op: Operation) -> Body:
         extra = _encoding(ctype, encoding.get(name), as_json)
         if media.is_form(ctype) and extra.get("style") == "deepObject":
             part = defs.relocated(wire.deep_object_field_schema(part, target), part)
+            part = _deep_names(defs, part, raw_props.get(name), f"{loc}/schema")
         out.append(Candidate(name, "body", part, name in needed, extra))
     out += [Candidate(name, "body", {"description": UNDECLARED}, name in needed,
                       _encoding(ctype, encoding.get(name)))

@@ -112,7 +112,7 @@ _SAYS_MORE = ("properties", "patternProperties", "allOf", "anyOf", "oneOf", "not
               "enum", "const")
 
 
-def _says_nothing(node: Any) -> bool:
+def says_nothing(node: Any) -> bool:
     """A schema that leaves the JSON type open: absent, ``true``, ``{}`` or only
     annotations (no ``type``, no combinator, no reference)."""
     if node is None or node is True:
@@ -121,7 +121,7 @@ def _says_nothing(node: Any) -> bool:
         k in node for k in _SAYS_MORE)
 
 
-def _open_below(target: Any, key: str) -> bool:
+def open_below(target: Any, key: str) -> bool:
     """A list parameter's items (``key="items"``) or an object parameter's members
     (``"additionalProperties"``) whose type the document leaves open: it declares no
     members, combinator or reference, and the schema under ``key`` says nothing."""
@@ -129,7 +129,7 @@ def _open_below(target: Any, key: str) -> bool:
         return True
     if not isinstance(target, dict) or any(k in target for k in _SAYS_MORE):
         return False
-    return _says_nothing(target.get(key))
+    return says_nothing(target.get(key))
 
 
 def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
@@ -163,12 +163,12 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
             names["not"] = {"enum": sorted(taken)}
         if style == "deepObject":
             names["pattern"] = DEEP_OBJECT_NAME
-        scalar = _open_below(target, "additionalProperties")
+        scalar = open_below(target, "additionalProperties")
         member = {"not": {"type": ["null", *_NESTED] if scalar else "null"}}
         out["allOf"] = [*out.get("allOf", []), {"propertyNames": names,
                                                  "additionalProperties": member}]
     if may_array:
-        scalar = _open_below(target, "items")
+        scalar = open_below(target, "items")
         item: dict[str, Any] = {"not": {"type": ["null", *_NESTED] if scalar else "null"}}
         if location not in ("header", "cookie") and not empty_ok:
             item["minLength"] = 1
@@ -237,12 +237,12 @@ def deep_object_field_schema(schema: Any, target: Any) -> Any:
     kinds = _kinds(target)
     out = dict(schema)
     if kinds is None or "object" in kinds:
-        kinds_below = ["null", *_NESTED] if _open_below(target, "additionalProperties") \
+        kinds_below = ["null", *_NESTED] if open_below(target, "additionalProperties") \
             else "null"
         out["allOf"] = [*out.get("allOf", []), {
             "propertyNames": {"pattern": DEEP_OBJECT_NAME},
             "additionalProperties": {"not": {"type": kinds_below}}}]
     if kinds is None or "array" in kinds:
-        kinds_below = ["null", *_NESTED] if _open_below(target, "items") else "null"
+        kinds_below = ["null", *_NESTED] if open_below(target, "items") else "null"
         out["allOf"] = [*out.get("allOf", []), {"items": {"not": {"type": kinds_below}}}]
     return out

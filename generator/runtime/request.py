@@ -248,6 +248,8 @@ def _body(binding: dict[str, Any], properties: dict[str, Any],
     whole = [(name, value) for name, (where, value) in args.items() if where["name"] is None]
     fields = {where["name"]: (name, where, value) for name, (where, value) in args.items()
               if where["name"] is not None}
+    if whole and kind in _FORM_KINDS and isinstance(whole[0][1], dict):
+        fields, properties = _spread(kind, *whole[0], properties)
     if kind == "application/x-www-form-urlencoded":
         return ctype, _form(fields).encode()
     if kind == "multipart/form-data":
@@ -262,6 +264,40 @@ def _body(binding: dict[str, Any], properties: dict[str, Any],
             return ctype, value.encode()
         return _concrete(ctype, "application/json"), _json(value)
     return _concrete(ctype, "application/json"), _json({w: v for w, (_, _, v) in fields.items()})
+
+
+_FORM_KINDS = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _spread(kind: str, argument: str, value: dict[str, Any], properties: dict[str, Any]
+            ) -> tuple[dict[str, tuple[str, dict[str, Any], Any]], dict[str, Any]]:
+    """A whole form body (a union the fields could not be taken from: Lichess'
+    ``broadcast_round_create``) is its members, each a field with OpenAPI's default
+    encoding: an object member of a form-urlencoded body as its JSON text (OpenAPI
+    3.0.4/3.1.1 "URL Encoded Form with JSON Values"), the rest ``form``, exploded. The
+    members' schemas (for file parts) are the union's inline properties."""
+    members = _member_schemas(properties.get(argument), 0)
+    fields: dict[str, tuple[str, dict[str, Any], Any]] = {}
+    for name, item in value.items():
+        where: dict[str, Any] = {"name": name}
+        if kind == "application/x-www-form-urlencoded" and isinstance(item, dict):
+            where["contentType"] = "application/json"
+        fields[name] = (name, where, item)
+    return fields, members
+
+
+def _member_schemas(schema: Any, depth: int) -> dict[str, Any]:
+    if not isinstance(schema, dict) or depth > 8:
+        return {}
+    out: dict[str, Any] = {}
+    for branch in ("allOf", "anyOf", "oneOf"):
+        for sub in schema.get(branch) or []:
+            for name, member in _member_schemas(sub, depth + 1).items():
+                out.setdefault(name, member)
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        out.update({k: v for k, v in props.items() if isinstance(v, dict)})
+    return out
 
 
 def _is_json(kind: str) -> bool:

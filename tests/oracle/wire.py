@@ -205,7 +205,11 @@ def _body(req: dict[str, Any], binding: dict[str, Any],
     media = ctype.split(";")[0].strip().lower()
     if whole is not None and media in (FORM, MULTIPART) and isinstance(whole[1], dict):
         # a union/map form body: its properties are the fields, default encoding
-        fields = {k: ({"style": "form", "explode": True, "base64": False}, v)
+        # (an object member of a form-urlencoded body is its JSON text: OpenAPI 3.0.4/3.1.1
+        # "URL Encoded Form with JSON Values")
+        fields = {k: ({"contentType": "application/json", "base64": False}
+                      if media == FORM and isinstance(v, dict)
+                      else {"style": "form", "explode": True, "base64": False}, v)
                   for k, v in whole[1].items()}
         whole = None
     if whole is not None:
