@@ -154,6 +154,8 @@ def _body(defs: Definitions, op: Operation) -> Body:
     if flat is None:
         schema, refs = defs.rewrite(raw, f"{loc}/schema", "input")
         described = defs.relocated(_closed_top(defs, _describe(schema, body)), schema)
+        if media.is_form(ctype):   # form-urlencoded
+            described = defs.relocated(wire.form_members(described), schema)
         return Body([Candidate(None, "body", described, required, {})], ctype, set(refs),
                     required)
     schema, refs = defs.rewrite(flat.schema, f"{loc}/schema", "input", origins=flat.origins)

@@ -246,3 +246,15 @@ def deep_object_field_schema(schema: Any, target: Any) -> Any:
         kinds_below = ["null", *_NESTED] if open_below(target, "items") else "null"
         out["allOf"] = [*out.get("allOf", []), {"items": {"not": {"type": kinds_below}}}]
     return out
+
+
+def form_members(schema: Any) -> Any:
+    """A form-urlencoded body carried whole (a union): its members are the fields, a
+    list exploded into one ``name=item`` per item, so a list item cannot be an object or
+    a list (no form rule writes it; an object member itself travels as JSON text).
+    Lichess' ``broadcast_round_update``: a branch open to other names admitted
+    ``syncUrl: [{...}]``."""
+    if not isinstance(schema, dict):
+        return schema
+    scalar_items = {"additionalProperties": {"items": {"not": {"type": list(_NESTED)}}}}
+    return {**schema, "allOf": [*schema.get("allOf", []), scalar_items]}
