@@ -66,6 +66,11 @@ def base64_patterns(schema: Any) -> Any:
     return out
 
 
+NAME_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
+             "schemas")
+VALUES = ("enum", "const", "default", "examples", "example")
+
+
 def fill_all(schema: Any) -> Any:
     """The schema with every object's properties required and every list non-empty:
     its instances are the original's instances with optional and nested parts present."""
@@ -73,7 +78,11 @@ def fill_all(schema: Any) -> Any:
         return [fill_all(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {k: fill_all(v) for k, v in schema.items()}
+    # a map of names is walked by value (Kubernetes' List types have a property called
+    # `items`, which is no array keyword); values (enum, default) are left as they are
+    out = {k: ({n: fill_all(s) for n, s in v.items()} if k in NAME_MAPS and isinstance(v, dict)
+               else v if k in VALUES else fill_all(v))
+           for k, v in schema.items()}
     props = schema.get("properties")
     if isinstance(props, dict) and props:
         out["required"] = sorted(set(schema.get("required", [])) | set(props))
