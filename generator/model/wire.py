@@ -132,6 +132,13 @@ def open_below(target: Any, key: str) -> bool:
     return says_nothing(target.get(key))
 
 
+def _below(target: Any, key: str) -> dict[str, Any]:
+    """What a member (``additionalProperties``) or item (``items``) of a parameter or
+    deepObject field may be: not null (RFC 6570 drops it), and a scalar where the
+    document leaves its type open (``open_below``)."""
+    return {"not": {"type": ["null", *_NESTED] if open_below(target, key) else "null"}}
+
+
 def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
                      required: bool = False, taken: frozenset[str] = frozenset(),
                      style: str | None = None) -> Any:
@@ -163,13 +170,11 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
             names["not"] = {"enum": sorted(taken)}
         if style == "deepObject":
             names["pattern"] = DEEP_OBJECT_NAME
-        scalar = open_below(target, "additionalProperties")
-        member = {"not": {"type": ["null", *_NESTED] if scalar else "null"}}
+        member = _below(target, "additionalProperties")
         out["allOf"] = [*out.get("allOf", []), {"propertyNames": names,
                                                  "additionalProperties": member}]
     if may_array:
-        scalar = open_below(target, "items")
-        item: dict[str, Any] = {"not": {"type": ["null", *_NESTED] if scalar else "null"}}
+        item: dict[str, Any] = _below(target, "items")
         if location not in ("header", "cookie") and not empty_ok:
             item["minLength"] = 1
         out["allOf"] = [*out.get("allOf", []), {"items": item}]
@@ -237,14 +242,11 @@ def deep_object_field_schema(schema: Any, target: Any) -> Any:
     kinds = _kinds(target)
     out = dict(schema)
     if kinds is None or "object" in kinds:
-        kinds_below = ["null", *_NESTED] if open_below(target, "additionalProperties") \
-            else "null"
         out["allOf"] = [*out.get("allOf", []), {
             "propertyNames": {"pattern": DEEP_OBJECT_NAME},
-            "additionalProperties": {"not": {"type": kinds_below}}}]
+            "additionalProperties": _below(target, "additionalProperties")}]
     if kinds is None or "array" in kinds:
-        kinds_below = ["null", *_NESTED] if open_below(target, "items") else "null"
-        out["allOf"] = [*out.get("allOf", []), {"items": {"not": {"type": kinds_below}}}]
+        out["allOf"] = [*out.get("allOf", []), {"items": _below(target, "items")}]
     return out
 
 
