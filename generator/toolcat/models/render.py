@@ -61,14 +61,15 @@ class TypedTool:
 
 def render_models(catalog: Catalog, templates: Path | None = None,
                   formatter: Callable[[str], str] | None = None,
-                  regenerate: str = "") -> bytes:
+                  regenerate: str = "", regenerate_from: str = "") -> bytes:
     """models.py's bytes; ``formatter``: black, or a memo of it (black's input decides);
-    ``regenerate``: the command that regenerates it in its project."""
+    ``regenerate``: the command that regenerates it, run from ``regenerate_from``."""
     document = models_document(catalog)
     tools = typed_tools(catalog, document)
     text = environment(templates).get_template(TEMPLATE).render(
         name=catalog.name,
         regenerate=regenerate or f"toolcat generate {catalog.name}",
+        regenerate_from=regenerate_from,
         spec=catalog.source.spec,
         protocol=class_name(catalog.name) + "Tools",
         # Code, not a value: datamodel-code-generator quotes what it puts into it.

@@ -23,7 +23,7 @@ from .config import (
     Target,
     check_catalog_name,
     load_config,
-    portable,
+    regenerate_command,
     select,
 )
 from .diff import StaleCheck
@@ -67,17 +67,16 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
         if name is None:
             name = default_catalog_name(spec)
         check_catalog_name(name, "--name", "")
-        named = [spec, out, *([overrides] if overrides else []),
-                 *([ref_root] if ref_root else [])]
-        command = ["toolcat generate --spec", portable(spec, named), "--out",
-                   portable(out, named), "--name", name,
-                   *(["--prefix", prefix] if prefix else []),
-                   *(["--validation", validation] if validation else []),
-                   *(["--overrides", portable(overrides, named)] if overrides else []),
-                   *(["--ref-root", portable(ref_root, named)] if ref_root else [])]
+        regenerate, regenerate_from = regenerate_command(
+            ["toolcat generate", ("--spec", spec), ("--out", out), "--name", name,
+             *(["--prefix", prefix] if prefix else []),
+             *(["--validation", validation] if validation else []),
+             *([("--overrides", overrides)] if overrides else []),
+             *([("--ref-root", ref_root)] if ref_root else [])], out)
         return [Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix,
                        validation=validation or "strict", overrides=overrides,
-                       ref_root=ref_root, regenerate=" ".join(command))]
+                       ref_root=ref_root, regenerate=regenerate,
+                       regenerate_from=regenerate_from)]
     if overrides is not None:
         raise click.UsageError("--overrides is for ad hoc runs (--spec/--out); "
                                "with a config, set overrides: in it")
@@ -188,14 +187,16 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
             click.echo(f"  {diff.kind}: {diff.path}")
         for diff in checked.differences:
             click.echo(diff.diff, nl=False)
-        fix = (target.regenerate if spec is None else
-               f"toolcat generate --spec {spec} --out {out} --name {target.name}"
-               + (f" --prefix {prefix}" if prefix else "")
-               + (f" --validation {validation}" if validation else "")
-               + (f" --overrides {overrides}" if overrides else ""))
-        click.echo(f"fix: run `{fix}` and commit the result")
+        click.echo(f"fix: run {_fix(target)} and commit the result")
     if stale:
         sys.exit(STALE)
+
+
+def _fix(target: Target) -> str:
+    """The command that regenerates ``target``, quoted, and where to run it: the one its
+    module names (one builder, config.regenerate_command, for every message)."""
+    where = f" from {target.output.resolve().parent}" if target.regenerate_from else ""
+    return f"`{target.regenerate}`{where}"
 
 
 def _warn(findings: Findings | None) -> None:
@@ -234,19 +235,18 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
         raise click.UsageError("name the catalog to serve: "
                                + ", ".join(t.name for t in targets))
     target = targets[0]
-    fix = (f"toolcat generate {target.name}" if spec is None else
-           f"toolcat generate --spec {spec} --out {out} --name {target.name}")
+    fix = _fix(target)
     catalog_file = target.output / CATALOG_FILE
     if not catalog_file.is_file():
         raise ToolcatError.single(str(target.output), "", f"no {CATALOG_FILE} in this folder",
-                                  f"run `{fix}` first")
+                                  f"run {fix} first")
     with progress(f"{target.name}: checking against {target.spec}", quiet=quiet):
         checked = flows.check(target)
     if checked.stale:
         names = ", ".join(str(d.path) for d in checked.differences[:5])
         raise ToolcatError.single(str(target.output), "", "the catalog is stale: it no longer "
                                   f"matches {target.spec_label} ({names})",
-                                  f"run `{fix}` and commit the result, then serve again")
+                                  f"run {fix} and commit the result, then serve again")
     # Imported here: the MCP SDK costs every other command's start-up otherwise.
     import anyio  # noqa: PLC0415
 

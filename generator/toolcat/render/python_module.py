@@ -36,13 +36,15 @@ FORMATTED = "# toolcat-formatted: "
 
 def render_python(catalog: Catalog, templates: Path | None = None,
                   formatter: Callable[[str], str] | None = None,
-                  regenerate: str = "") -> bytes:
+                  regenerate: str = "", regenerate_from: str = "") -> bytes:
     """The module's bytes; ``formatter``: black, or a memo of it (see above);
-    ``regenerate``: the command that regenerates it in its project."""
+    ``regenerate``: the command that regenerates it in its project, run from
+    ``regenerate_from`` (empty: the repository's root)."""
     env = environment(templates)
     text = env.get_template(TEMPLATE).render(
         name=catalog.name,
         regenerate=regenerate or f"toolcat generate {catalog.name}",
+        regenerate_from=regenerate_from,
         spec=catalog.source.spec,
         tool_names=[t.name for t in catalog.tools],
     )

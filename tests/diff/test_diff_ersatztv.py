@@ -19,7 +19,7 @@ from toolcat.diff.report import render_markdown, render_text
 from toolcat.pipeline import build_catalog, spec_verdict
 from toolcat.render.catalog import render_catalog
 
-ERSATZTV = Path(__file__).resolve().parents[1].parent / "shared" / "specs" / "ersatztv"
+ERSATZTV = Path(__file__).resolve().parents[2].parent / "shared" / "specs" / "ersatztv"
 V1_30, V1, PR = "v1-453737a5.json", "v1.json", "v1-pr2735-89e78ffe.json"
 
 

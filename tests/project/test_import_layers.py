@@ -4,40 +4,48 @@ Data flows one way (load -> normalise -> model -> overrides -> render -> output)
 shared words sit below every stage, and the rooms that run the pipeline (flows,
 cli, and later serve and verify) sit above it. An arrow the other way, or a loop,
 is how a stage starts to depend on its callers. Every import counts, those under
-TYPE_CHECKING and inside functions too. A new room must be given a rank here.
+TYPE_CHECKING and inside functions too. A new room must be given a rank in the table of
+docs/architecture.md, which this test reads.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from helpers.paths import REPO
 
-PACKAGE = REPO / "generator"
+SOURCE = REPO / "generator"          # the src folder: imports are named from here
+PACKAGE = SOURCE / "toolcat"
+ARCHITECTURE = REPO / "docs" / "architecture.md"
+_ROW = re.compile(r"^\| *(\d+) *\| *([^|]+?) *\|")
 
-# Room -> rank: a module may import its own room and rooms of a lower rank.
-RANKS = {
-    "vocab": 0,
-    "errors": 1, "jsonio": 1, "jsontypes": 1, "identity": 1, "progress": 1,
-    "parse": 2,
-    "config": 3,
-    "load": 4,
-    "normalise": 5,
-    "model": 6,
-    "overrides": 7,
-    "render": 8,
-    "cache": 9, "models": 9,   # models: renders models.py, so above render
-    "output": 10,
-    "pipeline": 11, "diff": 11,
-    "flows": 12, "verify": 12, "runtime": 12, "init": 12,   # init: sets up a project
-    "cli": 13, "": 13,   # "": generator/__init__.py
-    "__main__": 14,      # python -m toolcat: runs the CLI
-}
+
+def ranks() -> dict[str, int]:
+    """Room -> rank, from the table in docs/architecture.md (the page shows what is tested).
+
+    A module may import its own room and rooms of a lower rank; ``(package)`` is
+    ``toolcat/__init__.py``, named "" here.
+    """
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    table = text.split("<!-- ranks:", 1)[1].split("<!-- /ranks -->", 1)[0]
+    found: dict[str, int] = {}
+    for line in table.splitlines():
+        match = _ROW.match(line)
+        if match:
+            for room in match.group(2).split(","):
+                name = room.strip().strip("`")
+                found["" if name == "(package)" else name] = int(match.group(1))
+    assert len(found) > 15, f"the rank table in {ARCHITECTURE} was not read: {found}"
+    return found
+
+
+RANKS = ranks()
 
 
 def _module(path: Path) -> str:
-    parts = path.relative_to(REPO).with_suffix("").parts
+    parts = path.relative_to(SOURCE).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -48,8 +56,7 @@ def _room(module: str) -> str:
 
 def _imports(path: Path) -> set[str]:
     """Every generator module ``path`` imports, absolute or relative (``from .x import y``
-    and ``from generator.x import y``: x, and x.y too when y is a module). Inside the
-    package imports are relative, since it installs under the name ``toolcat``."""
+    and ``from toolcat.x import y``: x, and x.y too when y is a module)."""
     found: set[str] = set()
     here = _module(path).split(".")
     package = here if path.name == "__init__.py" else here[:-1]
@@ -58,18 +65,18 @@ def _imports(path: Path) -> set[str]:
             if node.level:
                 base = package[:len(package) - (node.level - 1)]
                 target = ".".join([*base, *([node.module] if node.module else [])])
-            elif node.module and node.module.split(".")[0] == "generator":
+            elif node.module and node.module.split(".")[0] == "toolcat":
                 target = node.module
             else:
                 continue
-            if target != "generator":   # ``from generator import flows``: flows only
+            if target != "toolcat":   # ``from toolcat import flows``: flows only
                 found.add(target)
-            folder = REPO.joinpath(*target.split("."))
+            folder = SOURCE.joinpath(*target.split("."))
             found.update(f"{target}.{alias.name}" for alias in node.names
                          if (folder / f"{alias.name}.py").is_file()
                          or (folder / alias.name / "__init__.py").is_file())
         elif isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.split(".")[0] == "generator")
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "toolcat")
     return found
 
 
@@ -131,12 +138,12 @@ def test_no_import_loops() -> None:
 
 def test_the_checks_see_an_upward_arrow_and_a_loop() -> None:
     """The two checks on a made-up graph: they are not vacuous."""
-    graph = {"generator.load.bundle": {"generator.output.files"},
-             "generator.output.files": {"generator.load.bundle"},
-             "generator.new.room": set()}
+    graph = {"toolcat.load.bundle": {"toolcat.output.files"},
+             "toolcat.output.files": {"toolcat.load.bundle"},
+             "toolcat.new.room": set()}
     assert upward_arrows(graph) == [
-        "generator.load.bundle -> generator.output.files: load (rank 4) imports output "
+        "toolcat.load.bundle -> toolcat.output.files: load (rank 4) imports output "
         "(rank 10)"]
-    assert loops(graph) == [["generator.load.bundle", "generator.output.files"]]
-    assert upward_arrows({"generator.newroom.x": {"generator.vocab.mcp"}}) == [
-        "generator.newroom.x -> generator.vocab.mcp: room 'newroom' has no rank"]
+    assert loops(graph) == [["toolcat.load.bundle", "toolcat.output.files"]]
+    assert upward_arrows({"toolcat.newroom.x": {"toolcat.vocab.mcp"}}) == [
+        "toolcat.newroom.x -> toolcat.vocab.mcp: room 'newroom' has no rank"]

@@ -58,6 +58,8 @@ def _settings(target: Target) -> dict[str, Any]:
         "models": target.models, "templates": folder_digest(target.templates)}
     if target.regenerate:       # named in the module, so part of what shapes it
         settings["regenerate"] = target.regenerate
+    if target.regenerate_from:
+        settings["regenerateFrom"] = target.regenerate_from
     if target.validation != "strict":   # only when set, like the two below
         settings["validation"] = target.validation
     if target.ref_root is not None:     # relative to the spec's folder: no absolute path

@@ -84,7 +84,7 @@ def test_absent_hints_take_mcp_defaults(widgets: Catalog) -> None:
 
 
 def test_every_tool_of_the_example_has_one_row() -> None:
-    config = Path(__file__).resolve().parents[1] / "specs" / "toolcat.yaml"
+    config = Path(__file__).resolve().parents[2] / "specs" / "toolcat.yaml"
     example = build_catalog(load_config(config)[0])
     lines = render_summary(example).decode().splitlines()
     rows = [line for line in lines if line.startswith("| `")]

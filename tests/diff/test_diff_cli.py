@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from helpers.inprocess import run_main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "generated" / "broadcast" / "catalog.json"
 
 

@@ -62,5 +62,5 @@ def test_the_typed_surface_names_every_tool(models: ModuleType, example_files: F
 
 
 def test_committed_module_is_the_one_checked(example_files: Files) -> None:
-    committed = Path(__file__).resolve().parents[1] / "generated" / "broadcast" / "models.py"
+    committed = Path(__file__).resolve().parents[2] / "generated" / "broadcast" / "models.py"
     assert committed.read_bytes() == example_files["models.py"]

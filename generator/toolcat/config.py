@@ -33,6 +33,8 @@ from .vocab.mcp import MAX_NAME
 from .vocab.validation import Mode
 
 DEFAULT_CONFIG = Path("specs/toolcat.yaml")
+# Where a module outside a repository says its regenerate command runs.
+FROM_PARENT = "the folder holding this one"
 # The catalog name rule, the one place it lives: the name becomes a Python package
 # folder, module constants and catalog.json's "name" (the JSON Schema repeats it and
 # a test keeps the two equal).
@@ -150,6 +152,7 @@ class Target(pydantic.BaseModel):
     credentials: dict[str, str] = {}
     selection: Selection | None = None
     regenerate: str = ""        # the command that regenerates it, named in the module
+    regenerate_from: str = ""   # where to run it; empty: the repository's root
     ref_root: Path | None = None    # None: the spec's folder
 
 
@@ -157,15 +160,11 @@ def load_config(path: Path) -> list[Target]:
     data, lines = read_yaml(path)
     config = parse_model(Config, data, lines, str(path))
     base = path.parent
-    # Spelled the same however the path was given (specs/toolcat.yaml, ./specs/..., or
-    # absolute) and from wherever toolcat runs: the command is part of the module's bytes,
-    # so check must not depend on it.
-    named = portable(path, [base / entry.spec for entry in config.catalogs.values()]
-                     + [base / entry.output for entry in config.catalogs.values()])
-    option = "" if named == DEFAULT_CONFIG.as_posix() else f" --config {named}"
     targets = []
     for name, entry in sorted(config.catalogs.items()):
         check_catalog_name(name, str(path), f"catalogs.{name}")
+        command = regenerate_command([f"toolcat generate {name}", ("--config", path)],
+                                     Path(os.path.normpath(base / entry.output)))
         targets.append(Target(
             name=name, spec=Path(os.path.normpath(base / entry.spec)), spec_label=entry.spec,
             output=Path(os.path.normpath(base / entry.output)), prefix=entry.prefix,
@@ -176,7 +175,7 @@ def load_config(path: Path) -> list[Target]:
             templates=_folder(base, entry.templates, str(path), name),
             credentials=dict(entry.credentials),
             selection=_selection(entry, lines, ("catalogs", name), str(path)),
-            regenerate=f"toolcat generate {name}{option}",
+            regenerate=command[0], regenerate_from=command[1],
             ref_root=Path(os.path.normpath(base / entry.ref_root)) if entry.ref_root
             else None))
     return targets
@@ -208,23 +207,44 @@ def check_catalog_name(name: str, file: str, location: str) -> str:
     return name
 
 
-def portable(path: Path, among: Sequence[Path] = ()) -> str:
-    """``path`` as a generated file may name it, the same from any working directory and
-    on any machine: relative to the root of the repository that holds it (the nearest
-    folder above with a ``.git``), where the regenerate command is run; outside a
-    repository, relative to the deepest folder holding it and every path in ``among``
-    (the project's other files: the spec, the outputs), or its name when they share
-    nothing but the file system's root. Never absolute, never relative
-    to the working directory (both would make the output depend on where or from where
-    toolcat runs)."""
-    resolved = path.resolve()
-    for folder in resolved.parents:
+def regenerate_command(words: Sequence[str | tuple[str, Path]],
+                       output: Path) -> tuple[str, str]:
+    """The command a generated file names, and the folder to run it from (Target's
+    ``regenerate`` and ``regenerate_from``).
+
+    ``words`` are kept as they are, but for ``(option, path)`` pairs: each path is spelled
+    relative to the one folder the command is run from, so the command regenerates the same
+    bytes wherever the project sits. That folder is the root of the repository holding the
+    output and every path (stated as the default, ``regenerate_from`` empty), else the
+    folder holding the catalog folder (generate never runs inside the folder it replaces):
+    never absolute, never relative to the working
+    directory, and never to a folder that holds the project by accident (a temporary folder
+    above it would name the folders between). A config file at its default place
+    (``specs/toolcat.yaml`` of the repository) is not named at all.
+    """
+    out = output.resolve()
+    paths = [word[1].resolve() for word in words if isinstance(word, tuple)]
+    root = _repository(out)
+    inside = root is not None and all(_repository(p) == root for p in paths)
+    base = root if inside and root is not None else out.parent
+    spelled: list[str] = []
+    for word in words:
+        if isinstance(word, str):
+            spelled.append(word)
+            continue
+        option, path = word
+        relative = Path(os.path.relpath(path.resolve(), base)).as_posix()
+        if not (option == "--config" and inside and relative == DEFAULT_CONFIG.as_posix()):
+            spelled += [option, relative]
+    return " ".join(spelled), "" if inside else FROM_PARENT
+
+
+def _repository(path: Path) -> Path | None:
+    """The nearest folder at or above ``path`` holding a ``.git``, None outside one."""
+    for folder in (path, *path.parents):
         if (folder / ".git").exists():
-            return resolved.relative_to(folder).as_posix()
-    common = Path(os.path.commonpath([resolved.parent, *(p.resolve() for p in among)]))
-    if common == Path(common.anchor):   # nothing shared but the root: no project to name
-        return path.name
-    return resolved.relative_to(common).as_posix()
+            return folder
+    return None
 
 
 def _selection(entry: CatalogConfig, lines: Lines, loc: tuple[str, ...],

@@ -148,7 +148,8 @@ def _build(target: Target, known_valid: str | None, render: bool) -> Built:
         catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
         files = (_render_module_and_summary(catalog, models=target.models,
                                             templates=target.templates,
-                                            regenerate=target.regenerate)
+                                            regenerate=target.regenerate,
+                                            regenerate_from=target.regenerate_from)
                  if render else None)
     except Exception:
         findings = spec.validated()
@@ -166,26 +167,31 @@ def _build(target: Target, known_valid: str | None, render: bool) -> Built:
 
 
 def render_files(catalog: Catalog, *, models: bool = False, templates: Path | None = None,
-                 regenerate: str = "") -> Files:
+                 regenerate: str = "", regenerate_from: str = "") -> Files:
     """Every file of a catalog; ``models``: add models.py; ``templates``: a user's folder
     that overrides ours by name; ``regenerate``: the command the module names (default
-    ``toolcat generate NAME``)."""
+    ``toolcat generate NAME``), run from ``regenerate_from`` (default: the repository's
+    root)."""
     return {CATALOG_FILE: render_catalog(catalog),
             **_render_module_and_summary(catalog, models=models, templates=templates,
-                                         regenerate=regenerate)}
+                                         regenerate=regenerate,
+                                         regenerate_from=regenerate_from)}
 
 
 def _render_module_and_summary(catalog: Catalog, *, models: bool = False,
-                               templates: Path | None = None, regenerate: str = "") -> Files:
+                               templates: Path | None = None, regenerate: str = "",
+                               regenerate_from: str = "") -> Files:
     """The files that do not record the validator's verdict (black's part remembered
     by this machine, never read back from the folder on disk)."""
     formatter = cached_formatter(black_format, black_key)
     files = {MODULE_FILE: render_python(catalog, templates, formatter=formatter,
-                                        regenerate=regenerate),
+                                        regenerate=regenerate,
+                                        regenerate_from=regenerate_from),
              SUMMARY_FILE: render_summary(catalog, templates)}
     if models:
         from .models.render import render_models  # noqa: PLC0415 - 0.5 s import
 
         files[MODELS_FILE] = render_models(catalog, templates, formatter=formatter,
-                                           regenerate=regenerate)
+                                           regenerate=regenerate,
+                                           regenerate_from=regenerate_from)
     return files

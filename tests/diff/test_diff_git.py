@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from toolcat.cli import main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "generated" / "broadcast" / "catalog.json"
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -11,26 +11,24 @@ import hashlib
 import os
 import re
 import sys
-import sysconfig
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
+TEMPLATES = "templates"
 DISTRIBUTION = "toolcat"
 _NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _REQUIRES = re.compile(r"^Requires-Dist: *(.*?)\s*$", re.M)
 
 
 def _default_templates() -> Path:
-    """The checkout's templates/, else the copy a wheel installs under share/toolcat/.
+    """The templates shipped as the package's data (in a checkout, the link to templates/).
 
     Here rather than beside the jinja2 environment so that digests of toolcat's
     own files need neither jinja2 nor the render stage.
     """
-    checkout = PACKAGE.parent / "templates"
-    if checkout.is_dir():
-        return checkout
-    return Path(sysconfig.get_path("data")) / "share" / "toolcat" / "templates"
+    return Path(str(resources.files(__package__ or "toolcat").joinpath(TEMPLATES)))
 
 
 DEFAULT_TEMPLATES = _default_templates()
@@ -42,6 +40,9 @@ def files_digest() -> str:
     digest = hashlib.sha256()
     for label, base in (("generator", PACKAGE), ("templates", DEFAULT_TEMPLATES)):
         for file in sorted(base.rglob("*")):
+            inside = file.relative_to(base).parts
+            if label == "generator" and inside[0] == TEMPLATES:
+                continue   # the package's data: counted once, under its own label
             if file.is_file() and "__pycache__" not in file.parts:
                 digest.update(f"{label}/{file.relative_to(base).as_posix()}\0".encode())
                 digest.update(file.read_bytes() + b"\0")
