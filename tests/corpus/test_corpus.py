@@ -35,7 +35,7 @@ from toolcat.config import Target
 from toolcat.errors import Problem, ToolcatError
 from toolcat.load.bundle import bundle
 from toolcat.load.swagger2 import convert
-from toolcat.load.validation.validate import validate_document
+from toolcat.load.validation.validate import find_problems, validate_document
 from toolcat.load.validation.validate import verdict as validation_verdict
 from toolcat.model.types import Source
 from toolcat.pipeline import build, build_catalog, render_files, spec_digest
@@ -184,7 +184,9 @@ def _warnings(doc: str, report: list[Problem], source: Source) -> list[str]:
                                  if d not in BROKEN and d not in VALIDATOR_REJECTS])
 def test_validator_verdict(doc: str) -> None:
     """Valid documents pass (the rejected ones are validated by test_document)."""
-    validate_document(bundle(_require(doc), ref_root_of(doc)).document, doc)
+    document = bundle(_require(doc), ref_root_of(doc)).document
+    assert list(find_problems(document, doc).counted) == [], f"{doc}: the validator objects"
+    assert validate_document(document, doc) is None
 
 
 @pytest.mark.parametrize("doc", sorted(BROKEN))

@@ -31,7 +31,10 @@ def _where(doc: dict[str, Any]) -> list[str]:
 
 
 def test_valid_base() -> None:
-    validate_document(copy.deepcopy(BASE), "spec.json")
+    """The base is valid, so every problem below is the one each case adds."""
+    doc = copy.deepcopy(BASE)
+    assert validate_document(doc, "spec.json") is None
+    assert list(find_problems(doc, "spec.json").counted) == []
 
 
 def test_duplicate_parameter_through_refs() -> None:
