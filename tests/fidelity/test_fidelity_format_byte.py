@@ -25,7 +25,7 @@ SPEC: dict[str, Any] = {
             "type": "object", "required": ["spec"], "properties": {"spec": {
                 "type": "object", "required": ["request"], "properties": {
                     "request": {"type": "string", "format": "byte"},
-                    "pinned": {"type": "string", "format": "byte", "pattern": "^QQ"}}}}}}}},
+                    "pinned": {"type": "string", "format": "byte", "pattern": "^[A-Z]"}}}}}}}},
         "responses": {"200": {"description": "ok", "content": {"application/json": {
             "schema": {"type": "object", "properties": {
                 "request": {"type": "string", "format": "byte"}}}}}}}}}},
@@ -38,7 +38,7 @@ def test_nested_byte_strings_are_base64(tmp_path: Any) -> None:
     inner = entry["tool"]["inputSchema"]["properties"]["spec"]["properties"]
     assert inner["request"]["pattern"] == BASE64_PATTERN
     assert "contentEncoding" not in inner["request"]
-    assert inner["pinned"]["pattern"] == "^QQ"
+    assert inner["pinned"]["pattern"] == "^[A-Z]"
     assert {"pattern": BASE64_PATTERN} in inner["pinned"]["allOf"]
     output = entry["tool"]["outputSchema"]["properties"]["request"]
     assert "pattern" not in output   # outputs describe what comes back, unchanged
