@@ -6,6 +6,7 @@
         output: ../generated/broadcast # relative to this file
         prefix: broadcast_
         overrides: broadcast/overrides.yaml
+        overlays: [broadcast/fixes.overlay.yaml]  # OpenAPI Overlays, applied in order
         validation: strict             # or warn: generate despite validator problems
         models: true                   # also write models.py (pydantic + typed surface)
         templates: broadcast/templates # files here replace built-in templates by name
@@ -111,6 +112,7 @@ class CatalogConfig(pydantic.BaseModel):
     output: str
     prefix: str = pydantic.Field(default="", pattern=r"^[A-Za-z0-9_-]*$", max_length=24)
     overrides: str | None = None
+    overlays: list[pydantic.constr(min_length=1)] = []  # type: ignore[valid-type]
     name_budget: int = pydantic.Field(default=MAX_NAME, ge=16, le=MAX_NAME)
     open_world: bool = False
     validation: Mode = "strict"
@@ -142,6 +144,7 @@ class Target(pydantic.BaseModel):
     output: Path
     prefix: str = ""
     overrides: Path | None = None
+    overlays: tuple[Path, ...] = ()     # OpenAPI Overlay files, applied in this order
     name_budget: int = MAX_NAME
     open_world: bool = False
     validation: Mode = "strict"
@@ -171,6 +174,7 @@ def load_config(path: Path) -> list[Target]:
             output=Path(os.path.normpath(base / entry.output)), prefix=entry.prefix,
             overrides=Path(os.path.normpath(base / entry.overrides)) if entry.overrides
             else None,
+            overlays=tuple(Path(os.path.normpath(base / o)) for o in entry.overlays),
             name_budget=entry.name_budget, open_world=entry.open_world,
             validation=entry.validation, models=entry.models,
             templates=_folder(base, entry.templates, str(path), name),

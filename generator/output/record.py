@@ -2,7 +2,7 @@
 
 ``generate`` writes ``.toolcat-inputs.json`` beside the catalog: the sha256 of
 every spec file read (paths relative to the spec's folder), of the override
-file, the target's settings, toolcat's identity (its own files, its templates and
+file and overlay files, the target's settings, toolcat's identity (its own files, its templates and
 the versions of every package it requires: generator/identity.py) and the sha256
 of every file it wrote.
 
@@ -45,6 +45,7 @@ def make_record(target: Target, read: SpecFiles, files: Files, tools: int) -> by
         "settings": _settings(target),
         "spec": dict(sorted(read.items())),
         "overrides": _overrides(target),
+        **_overlays(target),
         "outputs": {rel: _sha256(data) for rel, data in sorted(files.items())},
         "tools": tools,
     })
@@ -75,6 +76,16 @@ def _overrides(target: Target) -> str | None:
     if target.overrides is None:
         return None
     return _sha256(target.overrides.read_bytes())
+
+
+def _overlays(target: Target) -> dict[str, Any]:
+    """The overlay files in the order applied, each with its sha256 (only when there
+    are any, so records without keep their bytes)."""
+    if not target.overlays:
+        return {}
+    root = target.spec.resolve().parent
+    return {"overlays": [[_relative(path.resolve(), root), _sha256(path.read_bytes())]
+                         for path in target.overlays]}
 
 
 def _relative(path: Path, root: Path) -> str:
