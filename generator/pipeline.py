@@ -28,6 +28,7 @@ from .load.validation.validate import validate_in_background, validator_id, verd
 from .model.build import check_names, draft_tools
 from .model.schema_check import check_schemas
 from .model.types import Catalog, Source
+from .model.undeclared import add_undeclared
 from .normalise.defs import Definitions
 from .output.files import Files
 from .output.record import SpecFiles, spec_files
@@ -159,6 +160,7 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,
                                        target.name_budget, target.open_world, target.selection)
+        drafts = add_undeclared(drafts, target.undeclared_credentials)
         tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines,
                                             left_out)
         tools = check_names(tools, str(target.spec), target.name_budget)

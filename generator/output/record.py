@@ -63,6 +63,13 @@ def _settings(target: Target) -> dict[str, Any]:
         settings["validation"] = target.validation
     if target.ref_root is not None:     # relative to the spec's folder: no absolute path
         settings["refRoot"] = _relative(target.ref_root, target.spec.resolve().parent)
+    if target.undeclared_credentials:   # where each goes, never a value
+        settings["undeclaredCredentials"] = [
+            {"scheme": c.scheme, "in": c.location, "name": c.name, "env": c.env,
+             "include": c.include.describe() if c.include else None}
+            for c in target.undeclared_credentials]
+    if target.output_schemas != "exact":
+        settings["outputSchemas"] = target.output_schemas
     selection = target.selection
     if selection is not None:   # only when set, so records without one keep their bytes
         settings["selection"] = {
