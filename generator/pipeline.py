@@ -26,6 +26,7 @@ from .load.swagger2 import convert
 from .load.validation.findings import Findings, refusal
 from .load.validation.validate import validate_in_background, validator_id, verdict
 from .model.build import check_names, draft_tools
+from .model.lenient import lenient_tools
 from .model.schema_check import check_schemas
 from .model.types import Catalog, Source
 from .model.undeclared import add_undeclared
@@ -164,6 +165,8 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
         tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines,
                                             left_out)
         tools = check_names(tools, str(target.spec), target.name_budget)
+        if target.output_schemas == "lenient":
+            tools = lenient_tools(tools)
         check_schemas(tools, str(target.spec), defs)
         source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
         catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
