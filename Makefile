@@ -24,6 +24,17 @@ $(ORACLE_STAMP): tests/oracle/requirements.txt
 	$(ORACLE_VENV)/bin/python -m pip install --quiet --no-deps -r tests/oracle/requirements.txt
 	touch $(ORACLE_STAMP)
 
+# The live-server end-to-end test's API server (Kinto, tests/test_live_kinto.py) in a venv
+# of its own: a server under test shares no packages with toolcat's venv.
+LIVE_VENV := .venv-live
+LIVE_STAMP := $(LIVE_VENV)/.installed-stamp
+
+$(LIVE_STAMP): tests/live/requirements.txt
+	$(PYTHON) -m venv $(LIVE_VENV)
+	$(LIVE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LIVE_VENV)/bin/python -m pip install --quiet --no-deps -r tests/live/requirements.txt
+	touch $(LIVE_STAMP)
+
 # The fidelity oracle over every corpus document (issue 11); prints the README's table.
 .PHONY: oracle
 oracle: $(STAMP) $(ORACLE_STAMP)
@@ -35,7 +46,7 @@ regen: $(STAMP)
 check: $(STAMP)
 	$(BIN)/toolcat check
 
-test: $(STAMP) $(ORACLE_STAMP)
+test: $(STAMP) $(ORACLE_STAMP) $(LIVE_STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: $(STAMP)
@@ -66,7 +77,7 @@ bench-peers: $(STAMP)
 	$(BIN)/python scripts/bench_peers.py
 
 clean:
-	rm -rf $(VENV) $(ORACLE_VENV) .bench .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(ORACLE_VENV) $(LIVE_VENV) .bench .pytest_cache .mypy_cache .ruff_cache
 
 # Model/inputSchema parity on a larger corpus sample with more drawn instances.
 .PHONY: models-parity
