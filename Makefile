@@ -13,27 +13,21 @@ $(STAMP): pyproject.toml .ci/constraints.txt
 	$(BIN)/python -m pip install --quiet -c .ci/constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
-# The request oracle (tests/oracle) in a venv of its own: openapi-core 0.23.1 needs
-# openapi-spec-validator < 0.9, which toolcat's pins exclude.
+# Venvs of their own, each installed from its pinned list tests/<name>/requirements.txt
+# with --no-deps: .venv-oracle, the request oracle (tests/oracle; openapi-core 0.23.1
+# needs openapi-spec-validator < 0.9, which toolcat's pins exclude), and .venv-live, the
+# live-server test's API server (Kinto, tests/test_live_kinto.py: a server under test
+# shares no packages with toolcat's venv).
 ORACLE_VENV := .venv-oracle
 ORACLE_STAMP := $(ORACLE_VENV)/.installed-stamp
-
-$(ORACLE_STAMP): tests/oracle/requirements.txt
-	$(PYTHON) -m venv $(ORACLE_VENV)
-	$(ORACLE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(ORACLE_VENV)/bin/python -m pip install --quiet --no-deps -r tests/oracle/requirements.txt
-	touch $(ORACLE_STAMP)
-
-# The live-server end-to-end test's API server (Kinto, tests/test_live_kinto.py) in a venv
-# of its own: a server under test shares no packages with toolcat's venv.
 LIVE_VENV := .venv-live
 LIVE_STAMP := $(LIVE_VENV)/.installed-stamp
 
-$(LIVE_STAMP): tests/live/requirements.txt
-	$(PYTHON) -m venv $(LIVE_VENV)
-	$(LIVE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(LIVE_VENV)/bin/python -m pip install --quiet --no-deps -r tests/live/requirements.txt
-	touch $(LIVE_STAMP)
+.venv-%/.installed-stamp: tests/%/requirements.txt
+	$(PYTHON) -m venv .venv-$*
+	.venv-$*/bin/python -m pip install --quiet --upgrade pip
+	.venv-$*/bin/python -m pip install --quiet --no-deps -r $<
+	touch $@
 
 # The fidelity oracle over every corpus document (issue 11); prints the README's table.
 .PHONY: oracle
