@@ -400,3 +400,37 @@ actions:
     tools = _tools(tmp_path / "toolcat.yaml")
     assert tools["list_things"].output_schema["properties"]["note"]["type"] == [
         "string", "null"]
+
+
+def test_reusable_actions_of_overlay_1_2(tmp_path: Path) -> None:
+    """1.2: an action defined once under components.actions, applied to two targets."""
+    doc = {"paths": {"/a": {"get": {}}, "/b": {"get": {}}, "/c": {"get": {}}}}
+    patched = _apply(tmp_path, doc, """\
+overlay: 1.2.0
+info: {title: Reusable, version: 1.0.0}
+components:
+  actions:
+    mark-internal:
+      description: Hide an operation from public docs
+      fields:
+        update: {x-internal: true}
+actions:
+  - $ref: '#/components/actions/mark-internal'
+    target: $.paths['/a'].get
+  - $ref: '#/components/actions/mark-internal'
+    target: $.paths['/c'].get
+""")
+    assert patched["paths"] == {"/a": {"get": {"x-internal": True}}, "/b": {"get": {}},
+                                "/c": {"get": {"x-internal": True}}}
+    with pytest.raises(ToolcatError) as raised:
+        _apply(tmp_path, doc, """\
+overlay: 1.2.0
+info: {title: Reusable, version: 1.0.0}
+actions:
+  - target: $.paths['/a'].get
+    update: {x-ok: true}
+  - $ref: '#/components/actions/missing'
+    target: $.paths['/b'].get
+""")
+    assert "example.yaml: line 6" in str(raised.value)
+    assert "names no reusable action" in str(raised.value)

@@ -9,6 +9,9 @@ list of actions; each selects nodes of the document with an RFC 9535 JSONPath
   arrays concatenated, anything else replaced) or appends it to every selected array;
 - ``copy: PATH`` (1.1): like ``update``, with the value of the one node PATH selects.
 
+An action of a 1.2 overlay may be a reference (``$ref: '#/components/actions/NAME'``
+with its own ``target``) to a reusable action, whose ``fields`` say what it does.
+
 Overlays apply to the bundled document, in the order given, before anything else
 reads it (validation, Swagger 2.0 conversion, tools). Like overrides they are
 checked, not trusted: an action whose target selects nothing is an error naming
@@ -34,6 +37,7 @@ from ..vocab.pointers import escape_token, pointer
 
 VERSIONS = ("1.0.", "1.1.", "1.2.")
 ACTION_KEYS = frozenset({"target", "description", "update", "remove", "copy"})
+REUSABLE = "#/components/actions/"
 
 
 @dataclass(frozen=True)
@@ -96,9 +100,34 @@ def _actions(data: Any, lines: Lines, file: str) -> list[dict[str, Any]]:
     if not isinstance(actions, list) or not actions:
         raise fail(file, line_of(lines, ("actions",)), "'actions' must be a non-empty list",
                    "list the actions to apply")
-    for index, action in enumerate(actions):
-        _check_action(action, version, file, line_of(lines, ("actions", index)))
-    return actions
+    resolved = []
+    for index, given in enumerate(actions):
+        where = line_of(lines, ("actions", index))
+        action = (_reusable(data, given, version, file, where)
+                  if isinstance(given, dict) and "$ref" in given else given)
+        _check_action(action, version, file, where)
+        resolved.append(action)
+    return resolved
+
+
+def _reusable(data: dict[str, Any], ref: dict[str, Any], version: str, file: str,
+              where: str) -> dict[str, Any]:
+    """The action a 1.2 reference stands for: its target, the reusable action's fields."""
+    name = str(ref["$ref"]).removeprefix(REUSABLE)
+    actions = (data.get("components") or {}).get("actions") or {}
+    reusable = actions.get(name) if str(ref["$ref"]).startswith(REUSABLE) else None
+    if not version.startswith("1.2.") or not isinstance(reusable, dict) or not isinstance(
+            reusable.get("fields"), dict):
+        raise fail(file, where, f"$ref {ref['$ref']!r} names no reusable action of this "
+                   "overlay", "reusable actions are Overlay 1.2: define it under "
+                   "components.actions.NAME.fields and refer to it as #/components/actions/NAME")
+    extra = sorted(k for k in set(ref) - {"$ref", "target", "description"}
+                   if not k.startswith("x-"))
+    if extra:
+        raise fail(file, where, f"a reference to a reusable action has no field '{extra[0]}'",
+                   "put what it does in the reusable action's fields")
+    fields = {k: v for k, v in reusable["fields"].items() if k != "description"}
+    return {**fields, "target": ref.get("target")}
 
 
 def _check_action(action: Any, version: str, file: str, where: str) -> None:
