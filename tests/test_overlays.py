@@ -252,6 +252,8 @@ def test_overlay_option_is_for_ad_hoc_runs(tmp_path: Path) -> None:
      "actions: [{target: '$.info.title', update: {a: 1}}]\n", "cannot merge into"),
     ("overlay: 1.1.0\ninfo: {title: t, version: '1'}\n"
      "actions: [{target: '$.info', copy: '$.paths.*'}]\n", "selects 2 nodes"),
+    ("overlay: 1.1.0\ninfo: {title: t, version: '1'}\nactions: [{target: $, remove: true}]\n",
+     "selects the document itself"),
 ])
 def test_malformed_overlays_are_located_errors(tmp_path: Path, text: str, words: str) -> None:
     with pytest.raises(ToolcatError) as raised:

@@ -164,6 +164,10 @@ def _apply(document: Any, action: dict[str, Any], file: str, where: str,
                    "document", "the document changed under this fix: update the target, or "
                    "remove the action if the document no longer needs it")
     if action.get("remove") is True:
+        if any(not node.location for node in nodes):
+            raise fail(file, where, f"the action's target {target} selects the document "
+                       "itself, which nothing holds to remove it from",
+                       "target the members to remove")
         # Deepest and last first, so removing one node never moves another selected one.
         for node in sorted(nodes, key=lambda n: n.location, reverse=True):
             _remove(document, list(node.location))
@@ -182,8 +186,6 @@ def _apply(document: Any, action: dict[str, Any], file: str, where: str,
 
 
 def _remove(document: Any, location: list[Any]) -> None:
-    if not location:
-        return   # the root itself: nothing holds it (the spec allows no such removal)
     parent = document
     for step in location[:-1]:
         parent = parent[step]
