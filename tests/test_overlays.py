@@ -436,3 +436,25 @@ actions:
 """)
     assert "example.yaml: line 6" in str(raised.value)
     assert "names no reusable action" in str(raised.value)
+
+
+def test_an_error_after_a_removed_array_entry_names_the_original_index(
+        tmp_path: Path) -> None:
+    """Removing parameters[0] moves parameters[1] to 0 in the patched document; an error
+    there is located where the entry stands in the original file, at index 1."""
+    config = _project(tmp_path, ("fix.yaml", """\
+overlay: 1.0.0
+info: {title: fixes, version: "1"}
+actions:
+  - target: $.paths['/pets'].get.parameters[?@.name == 'limit']
+    remove: true
+"""))
+    spec = json.loads((tmp_path / "api.json").read_text())
+    spec["paths"]["/pets"]["get"]["parameters"][1]["schema"] = {
+        "$ref": "#/components/schemas/Gone"}
+    (tmp_path / "api.json").write_text(json.dumps(spec))
+    with pytest.raises(ToolcatError) as raised:
+        _tools(config)
+    locations = {p.location for p in raised.value.problems}
+    assert locations == {"/paths/~1pets/get/parameters/1/schema/$ref"}, str(raised.value)
+    assert {p.file for p in raised.value.problems} == {str(tmp_path / "api.json")}

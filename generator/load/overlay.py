@@ -52,17 +52,30 @@ class Written:
 
 @dataclass
 class Applied:
-    """What the overlays did: every place they wrote, latest last."""
+    """What the overlays did: every place they wrote, and every array entry they
+    removed (the array's pointer and the entry's index then), latest last."""
 
     written: list[Written] = field(default_factory=list)
+    removed: list[tuple[str, int]] = field(default_factory=list)
 
     def relocate(self, error: ToolcatError, spec: str) -> ToolcatError:
         """``error`` with each problem about the spec that lies in a part an overlay
         wrote located in that overlay action instead (the original file holds no such
-        text); problems about untouched parts keep their place in the original file."""
-        if not self.written:
+        text); problems about untouched parts keep their place in the original file
+        (an index into an array an overlay removed entries from is the original one)."""
+        if not self.written and not self.removed:
             return error
         return ToolcatError(self._problem(p, spec) for p in error.problems)
+
+    def original(self, location: str) -> str:
+        """The pointer into the original document of a place in the patched one."""
+        for array, index in reversed(self.removed):
+            prefix = array + "/"
+            if location.startswith(prefix):
+                head, sep, tail = location[len(prefix):].partition("/")
+                if head.isdigit() and int(head) >= index:
+                    location = f"{prefix}{int(head) + 1}{sep}{tail}"
+        return location
 
     def _problem(self, problem: Problem, spec: str) -> Problem:
         if problem.file != spec or not problem.location.startswith("/"):
@@ -74,7 +87,8 @@ class Applied:
                                f"{problem.message} (at {problem.location} of {spec}, as "
                                f"patched by the action with target {entry.target})",
                                problem.fix)
-        return problem
+        return Problem(problem.file, self.original(problem.location), problem.message,
+                       problem.fix)
 
 
 def apply_overlays(document: Any, overlays: tuple[Path, ...]) -> Applied:
@@ -170,8 +184,8 @@ def _apply(document: Any, action: dict[str, Any], file: str, where: str,
                        "target the members to remove")
         # Deepest and last first, so removing one node never moves another selected one.
         for node in sorted(nodes, key=lambda n: n.location, reverse=True):
-            _remove(document, list(node.location))
-            applied.written.append(Written(_pointer(node.location), file, where, target))
+            if _remove(document, list(node.location)):
+                applied.removed.append((_pointer(node.location[:-1]), node.location[-1]))
         return
     if "update" in action:
         value = action["update"]
@@ -185,11 +199,13 @@ def _apply(document: Any, action: dict[str, Any], file: str, where: str,
         _update(node.value, value, node.location, file, where, target, applied)
 
 
-def _remove(document: Any, location: list[Any]) -> None:
+def _remove(document: Any, location: list[Any]) -> bool:
+    """Take the node at ``location`` out of its holder; whether that was an array."""
     parent = document
     for step in location[:-1]:
         parent = parent[step]
     del parent[location[-1]]
+    return isinstance(parent, list)
 
 
 def _update(node: Any, value: Any, location: Any, file: str, where: str, target: str,
