@@ -13,16 +13,21 @@ $(STAMP): pyproject.toml .ci/constraints.txt
 	$(BIN)/python -m pip install --quiet -c .ci/constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
-# The request oracle (tests/oracle) in a venv of its own: openapi-core 0.23.1 needs
-# openapi-spec-validator < 0.9, which toolcat's pins exclude.
+# Venvs of their own, each installed from its pinned list tests/<name>/requirements.txt
+# with --no-deps: .venv-oracle, the request oracle (tests/oracle; openapi-core 0.23.1
+# needs openapi-spec-validator < 0.9, which toolcat's pins exclude), and .venv-live, the
+# live-server test's API server (Kinto, tests/live/test_live_kinto.py: a server under test
+# shares no packages with toolcat's venv).
 ORACLE_VENV := .venv-oracle
 ORACLE_STAMP := $(ORACLE_VENV)/.installed-stamp
+LIVE_VENV := .venv-live
+LIVE_STAMP := $(LIVE_VENV)/.installed-stamp
 
-$(ORACLE_STAMP): tests/oracle/requirements.txt
-	$(PYTHON) -m venv $(ORACLE_VENV)
-	$(ORACLE_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(ORACLE_VENV)/bin/python -m pip install --quiet --no-deps -r tests/oracle/requirements.txt
-	touch $(ORACLE_STAMP)
+.venv-%/.installed-stamp: tests/%/requirements.txt
+	$(PYTHON) -m venv .venv-$*
+	.venv-$*/bin/python -m pip install --quiet --upgrade pip
+	.venv-$*/bin/python -m pip install --quiet --no-deps -r $<
+	touch $@
 
 # The fidelity oracle over every corpus document (issue 11); prints the README's table.
 .PHONY: oracle
@@ -35,7 +40,7 @@ regen: $(STAMP)
 check: $(STAMP)
 	$(BIN)/toolcat check
 
-test: $(STAMP) $(ORACLE_STAMP)
+test: $(STAMP) $(ORACLE_STAMP) $(LIVE_STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: $(STAMP)
@@ -63,7 +68,7 @@ bench-peers: $(STAMP)
 	$(BIN)/python scripts/bench_peers.py
 
 clean:
-	rm -rf $(VENV) $(ORACLE_VENV) .bench .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(ORACLE_VENV) $(LIVE_VENV) .bench .pytest_cache .mypy_cache .ruff_cache
 
 # Model/inputSchema parity on a larger corpus sample with more drawn instances.
 .PHONY: models-parity

@@ -56,7 +56,8 @@ def _name_from_title(spec: Path) -> str:
 
 def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None,
              prefix: str, validation: Mode | None = None,
-             overrides: Path | None = None, ref_root: Path | None = None) -> list[Target]:
+             overrides: Path | None = None, ref_root: Path | None = None,
+             overlays: tuple[Path, ...] = ()) -> list[Target]:
     if validation is not None and spec is None and out is None:
         raise click.UsageError("--validation is for ad hoc runs (--spec, --out); for a "
                                f"catalog of {config}, set its `validation:` there")
@@ -72,16 +73,20 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
              *(["--prefix", prefix] if prefix else []),
              *(["--validation", validation] if validation else []),
              *([("--overrides", overrides)] if overrides else []),
-             *([("--ref-root", ref_root)] if ref_root else [])], out)
+             *([("--ref-root", ref_root)] if ref_root else []),
+             *(("--overlay", o) for o in overlays)], out)
         return [Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix,
                        validation=validation or "strict", overrides=overrides,
-                       ref_root=ref_root, regenerate=regenerate,
+                       overlays=overlays, ref_root=ref_root, regenerate=regenerate,
                        regenerate_from=regenerate_from)]
     if overrides is not None:
         raise click.UsageError("--overrides is for ad hoc runs (--spec/--out); "
                                "with a config, set overrides: in it")
     if ref_root is not None:
         raise click.UsageError("--ref-root goes with --spec; in a config use ref_root:")
+    if overlays:
+        raise click.UsageError("--overlay is for ad hoc runs (--spec/--out); with a config, "
+                               "list the files under overlays: in it")
     if not config.is_file():
         raise ToolcatError.single(str(config), "", "config file not found",
                                   "run from the project root, pass --config, or use "
@@ -103,6 +108,9 @@ _common = [
                       "default) or generate with warnings (warn)."),
     click.option("--overrides", type=click.Path(path_type=Path),
                  help="Ad hoc: an override file."),
+    click.option("--overlay", "overlays", type=click.Path(path_type=Path), multiple=True,
+                 help="Ad hoc: an OpenAPI Overlay file to apply to the spec first "
+                      "(repeatable; applied in the order given)."),
     click.option("--quiet", "-q", is_flag=True,
                  help="No progress line on stderr (shown only on a terminal, after 1 s)."),
     click.option("--ref-root", "ref_root", type=click.Path(path_type=Path),
@@ -154,10 +162,11 @@ def cli(ctx: click.Context) -> None:
 @common
 def generate(name: str | None, config: Path, spec: Path | None, out: Path | None,
              prefix: str, name_opt: str | None, validation: Mode | None,
-             overrides: Path | None, quiet: bool, ref_root: Path | None) -> None:
+             overrides: Path | None, overlays: tuple[Path, ...], quiet: bool,
+             ref_root: Path | None) -> None:
     """Generate every catalog in the config, or the one named."""
     for target in _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
-                           ref_root):
+                           ref_root, overlays):
         with progress(f"{target.name}: generating from {target.spec}", quiet=quiet):
             done = flows.generate(target, config if spec is None else None)
         _warn(done.findings)
@@ -169,11 +178,12 @@ def generate(name: str | None, config: Path, spec: Path | None, out: Path | None
 @common
 def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
           prefix: str, name_opt: str | None, validation: Mode | None,
-          overrides: Path | None, quiet: bool, ref_root: Path | None) -> None:
+          overrides: Path | None, overlays: tuple[Path, ...], quiet: bool,
+          ref_root: Path | None) -> None:
     """Regenerate in memory and compare with disk; exit 1 if anything differs."""
     stale = False
     for target in _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
-                           ref_root):
+                           ref_root, overlays):
         with progress(f"{target.name}: checking against {target.spec}", quiet=quiet):
             checked = flows.check(target)
         _warn(checked.findings)
@@ -216,8 +226,9 @@ def _warn(findings: Findings | None) -> None:
 @click.option("--timeout", type=float, default=30.0, show_default=True,
               help="Seconds per API request.")
 def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, prefix: str,
-          name_opt: str | None, validation: Mode | None, overrides: Path | None, quiet: bool,
-          ref_root: Path | None, base_url: str | None, transport: str, host: str, port: int,
+          name_opt: str | None, validation: Mode | None, overrides: Path | None,
+          overlays: tuple[Path, ...], quiet: bool, ref_root: Path | None,
+          base_url: str | None, transport: str, host: str, port: int,
           timeout: float) -> None:
     """Serve one committed catalog as an MCP server that calls the API.
 
@@ -230,7 +241,7 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
             raise click.BadParameter(f"'{base_url}' is not an http(s) URL with a host "
                                      "(e.g. http://127.0.0.1:9000)", param_hint="--base-url")
     targets = _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
-                       ref_root)
+                       ref_root, overlays)
     if len(targets) != 1:
         raise click.UsageError("name the catalog to serve: "
                                + ", ".join(t.name for t in targets))

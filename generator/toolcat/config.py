@@ -6,11 +6,20 @@
         output: ../generated/broadcast # relative to this file
         prefix: broadcast_
         overrides: broadcast/overrides.yaml
+        overlays: [broadcast/fixes.overlay.yaml]  # OpenAPI Overlays, applied in order
         validation: strict             # or warn: generate despite validator problems
         models: true                   # also write models.py (pydantic + typed surface)
         templates: broadcast/templates # files here replace built-in templates by name
         credentials:                   # toolcat serve: security scheme -> env variable
           bearerAuth: BROADCAST_TOKEN
+        undeclared_credentials:        # sent where the document declares no security
+          - scheme: token              # its name in the binding
+            in: header                 # header | query | cookie
+            name: Authorization        # the header, query parameter or cookie name
+            env: BROADCAST_API_TOKEN   # the environment variable holding the value
+            include: {tags: [admin]}   # optional: only these tools (as include: below)
+        output_schemas: lenient        # exact (default) | lenient: every property may
+                                       # also be null, objects stay open (docs/vendor-documents.md)
         ref_root: ..                   # optional: relative $refs may reach files under
                                        # this folder (default: the spec's own folder)
 """
@@ -22,12 +31,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import pydantic
 
 from .errors import fail, nearest
-from .parse.checked_yaml import Lines, parse_model, read_yaml
+from .parse.checked_yaml import Lines, line_of, parse_model, read_yaml
 from .vocab.files import CATALOG_TEMPLATES
 from .vocab.mcp import MAX_NAME
 from .vocab.validation import Mode
@@ -41,6 +50,8 @@ FROM_PARENT = "the folder holding this one"
 NAME_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 NAME_RULE = "a lower-case letter, then up to 63 lower-case letters, digits or _"
 
+
+_ENV_VAR = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
 # Which operations become tools (matching: generator/model/selection.py).
 SELECTOR_KINDS = ("tags", "paths", "methods", "operations")
@@ -106,6 +117,31 @@ class SelectorConfig(pydantic.BaseModel):
                         tuple(self.methods or ()), tuple(self.operations or ()))
 
 
+@dataclass(frozen=True)
+class UndeclaredCredential:
+    """A credential the document does not declare, sent from an environment variable."""
+
+    scheme: str                 # the name the binding's security gives it
+    location: str               # header | query | cookie
+    name: str                   # the header, query parameter or cookie name
+    env: str                    # the environment variable holding the value
+    include: Selector | None    # the tools it is for (None: every tool)
+    file: str                   # the config file and the entry's line, for errors
+    line: str
+
+
+class UndeclaredCredentialConfig(pydantic.BaseModel):
+    """One ``undeclared_credentials:`` entry."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    scheme: pydantic.constr(pattern=r"^[A-Za-z0-9_.-]{1,64}$")  # type: ignore[valid-type]
+    location: Literal["header", "query", "cookie"] = pydantic.Field(alias="in")
+    name: pydantic.constr(pattern=r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$")  # type: ignore[valid-type]
+    env: pydantic.constr(pattern=_ENV_VAR)  # type: ignore[valid-type]
+    include: SelectorConfig | None = None
+
+
 class CatalogConfig(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
 
@@ -113,6 +149,7 @@ class CatalogConfig(pydantic.BaseModel):
     output: str
     prefix: str = pydantic.Field(default="", pattern=r"^[A-Za-z0-9_-]*$", max_length=24)
     overrides: str | None = None
+    overlays: list[pydantic.constr(min_length=1)] = []  # type: ignore[valid-type]
     name_budget: int = pydantic.Field(default=MAX_NAME, ge=16, le=MAX_NAME)
     open_world: bool = False
     validation: Mode = "strict"
@@ -121,7 +158,9 @@ class CatalogConfig(pydantic.BaseModel):
     # toolcat serve reads each security scheme's credential from the environment variable
     # named here (never from a file); unnamed schemes use TOOLCAT_<CATALOG>_<SCHEME>.
     credentials: dict[str, Annotated[str, pydantic.StringConstraints(
-        pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]] = {}
+        pattern=_ENV_VAR)]] = {}
+    undeclared_credentials: list[UndeclaredCredentialConfig] = []
+    output_schemas: Literal["exact", "lenient"] = "exact"
     include: SelectorConfig | None = None
     exclude: SelectorConfig | None = None
     ref_root: str | None = None
@@ -144,12 +183,15 @@ class Target(pydantic.BaseModel):
     output: Path
     prefix: str = ""
     overrides: Path | None = None
+    overlays: tuple[Path, ...] = ()     # OpenAPI Overlay files, applied in this order
     name_budget: int = MAX_NAME
     open_world: bool = False
     validation: Mode = "strict"
     models: bool = False
     templates: Path | None = None
     credentials: dict[str, str] = {}
+    undeclared_credentials: tuple[UndeclaredCredential, ...] = ()
+    output_schemas: Literal["exact", "lenient"] = "exact"
     selection: Selection | None = None
     regenerate: str = ""        # the command that regenerates it, named in the module
     regenerate_from: str = ""   # where to run it; empty: the repository's root
@@ -170,15 +212,27 @@ def load_config(path: Path) -> list[Target]:
             output=Path(os.path.normpath(base / entry.output)), prefix=entry.prefix,
             overrides=Path(os.path.normpath(base / entry.overrides)) if entry.overrides
             else None,
+            overlays=tuple(Path(os.path.normpath(base / o)) for o in entry.overlays),
             name_budget=entry.name_budget, open_world=entry.open_world,
             validation=entry.validation, models=entry.models,
             templates=_folder(base, entry.templates, str(path), name),
             credentials=dict(entry.credentials),
+            undeclared_credentials=_undeclared(entry, lines, name, str(path)),
+            output_schemas=entry.output_schemas,
             selection=_selection(entry, lines, ("catalogs", name), str(path)),
             regenerate=command[0], regenerate_from=command[1],
             ref_root=Path(os.path.normpath(base / entry.ref_root)) if entry.ref_root
             else None))
     return targets
+
+
+def _undeclared(entry: CatalogConfig, lines: Lines, name: str,
+                file: str) -> tuple[UndeclaredCredential, ...]:
+    return tuple(
+        UndeclaredCredential(c.scheme, c.location, c.name, c.env,
+                             c.include.selector() if c.include else None, file,
+                             line_of(lines, ("catalogs", name, "undeclared_credentials", i)))
+        for i, c in enumerate(entry.undeclared_credentials))
 
 
 def _folder(base: Path, folder: str | None, file: str, name: str) -> Path | None:

@@ -57,7 +57,7 @@ def generate(target: Target, config: Path | None = None) -> Generated:
     names = emitted_names(target)
     replaceable = replaceable_names(target)
     inputs = [target.spec, *([target.overrides] if target.overrides else []),
-              *([config] if config else [])]
+              *target.overlays, *([config] if config else [])]
     check_replaceable(target.output, replaceable, inputs)
     built = build(target, render=True)
     catalog, files = built.catalog, built.files or {}

@@ -12,7 +12,7 @@ import hashlib
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +21,15 @@ from .cache.formatted import cached_formatter
 from .config import Target
 from .errors import ToolcatError, fail
 from .load.bundle import bundle
+from .load.overlay import Applied, apply_overlays
 from .load.swagger2 import convert
 from .load.validation.findings import Findings, refusal
 from .load.validation.validate import validate_in_background, validator_id, verdict
 from .model.build import check_names, draft_tools
+from .model.lenient import lenient_tools
 from .model.schema_check import check_schemas
 from .model.types import Catalog, Source
+from .model.undeclared import add_undeclared
 from .normalise.defs import Definitions
 from .output.files import Files
 from .output.record import SpecFiles, spec_files
@@ -46,25 +49,35 @@ class LoadedSpec:
     is_30: bool
     validated: Callable[[], Findings]   # waits for validation; what it found
     files: dict[Path, bytes]        # every file the document was read from
+    # What the overlays wrote (an error there is located in the overlay action).
+    overlaid: Applied = field(default_factory=Applied)
 
 
-def spec_digest(files: dict[Path, bytes], root: Path) -> str:
+def spec_digest(files: dict[Path, bytes], root: Path,
+                overlays: tuple[Path, ...] = ()) -> str:
+    """The digest of the document as read: every file of it, then every overlay file
+    in the order applied (none: the digest of the files alone, as before overlays)."""
     digest = hashlib.sha256()
     for path, data in sorted(files.items()):
         # Relative even outside the spec's folder: the digest is written into the
         # catalog, which must not depend on where the checkout lives.
         rel = Path(os.path.relpath(path, root)).as_posix()
         digest.update(rel.encode() + b"\0" + data + b"\0")
+    for overlay in overlays:
+        rel = Path(os.path.relpath(overlay, root)).as_posix()
+        digest.update(b"overlay\0" + rel.encode() + b"\0" + overlay.read_bytes() + b"\0")
     return "sha256:" + digest.hexdigest()
 
 
 def load_spec(path: Path, known_valid: str | None = None,
-              ref_root: Path | None = None) -> LoadedSpec:
-    """Bundle, start validating (unless ``known_valid`` is this spec's digest), convert 2.0."""
+              ref_root: Path | None = None, overlays: tuple[Path, ...] = ()) -> LoadedSpec:
+    """Bundle, apply the overlays, start validating (unless ``known_valid`` is this
+    spec's digest), convert 2.0."""
     bundled = cached_bundle(path, lambda p: bundle(p, ref_root), ref_root)
     document = bundled.document
+    overlaid = apply_overlays(document, overlays)
     _check_version(document, str(path))
-    sha = spec_digest(bundled.files, path.resolve().parent)
+    sha = spec_digest(bundled.files, path.resolve().parent, overlays)
     findings = Findings(str(path))
     validated: Callable[[], Findings] = lambda: findings  # noqa: E731
     if known_valid != verdict(sha):
@@ -80,7 +93,7 @@ def load_spec(path: Path, known_valid: str | None = None,
             raise
     return LoadedSpec(document, sha, version,
                       str(document.get("openapi", "")).startswith("3.0"), validated,
-                      bundled.files)
+                      bundled.files, overlaid)
 
 
 def spec_verdict(path: Path, ref_root: Path | None = None) -> str:
@@ -135,14 +148,25 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
 
 def _build(target: Target, known_valid: str | None, render: bool) -> Built:
     overrides, lines = read_overrides(target.overrides) if target.overrides else (None, {})
-    spec = load_spec(target.spec, known_valid, target.ref_root)
+    spec = load_spec(target.spec, known_valid, target.ref_root, target.overlays)
+    try:
+        return _built(target, spec, overrides, lines, render)
+    except ToolcatError as exc:   # a part an overlay wrote: named in that overlay
+        raise spec.overlaid.relocate(exc, str(target.spec)) from None
+
+
+def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
+           render: bool) -> Built:
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,
                                        target.name_budget, target.open_world, target.selection)
+        drafts = add_undeclared(drafts, target.undeclared_credentials)
         tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines,
                                             left_out)
         tools = check_names(tools, str(target.spec), target.name_budget)
+        if target.output_schemas == "lenient":
+            tools = lenient_tools(tools)
         check_schemas(tools, str(target.spec), defs)
         source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
         catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))

@@ -37,9 +37,9 @@ def _constraints() -> dict[str, str]:
 # Runtime requirements whose version changes emitted bytes or validation verdicts
 # (see pyproject.toml): exact. Every other runtime requirement is a range, so toolcat
 # installs beside a project's own pins; development tools stay exact.
-EXACT = {"black", "datamodel-code-generator", "jsonschema", "jsonschema-path", "jsonschema-rs",
-         "openapi-schema-validator", "openapi-spec-validator", "orjson", "pathable", "pyyaml",
-         "referencing"}
+EXACT = {"black", "datamodel-code-generator", "jsonpath-rfc9535", "jsonschema",
+         "jsonschema-path", "jsonschema-rs", "openapi-schema-validator", "openapi-spec-validator",
+         "orjson", "pathable", "pyyaml", "referencing"}
 
 
 def _project() -> dict[str, Any]:

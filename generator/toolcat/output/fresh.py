@@ -6,8 +6,8 @@ catalog.json's ``source`` (a committed file can claim anything). This machine's
 outputs memo (outside the repository, generator/cache/store.py) is written only
 after a whole run here, validation included, produced or confirmed the folder.
 It records the sha256 of every
-file a run produced, keyed by the spec files, the target's settings and override
-file, every file of toolcat's package and templates, and the names (so the
+file a run produced, keyed by the spec files, the target's settings, override
+and overlay files, every file of toolcat's package and templates, and the names (so the
 versions) of all installed distributions. A check whose key and spec files match
 and whose folder holds exactly those bytes is up to date without regenerating.
 A target's own templates folder joins the key with the digest of its files.
@@ -58,7 +58,8 @@ def _outputs_key(target: Target) -> tuple[Path, bytes, str]:
     overrides = read_input(target.overrides) if target.overrides is not None else b""
     parts = [environment_digest(), target.model_dump_json(), str(root),
              str(target.output.resolve()), sha256_hex(data), sha256_hex(overrides),
-             folder_digest(target.templates) or ""]
+             folder_digest(target.templates) or "",
+             *(sha256_hex(read_input(overlay)) for overlay in target.overlays)]
     return root, data, sha256_hex("\0".join(parts).encode())
 
 

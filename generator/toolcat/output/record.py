@@ -2,7 +2,7 @@
 
 ``generate`` writes ``.toolcat-inputs.json`` beside the catalog: the sha256 of
 every spec file read (paths relative to the spec's folder), of the override
-file, the target's settings, toolcat's identity (its own files, its templates and
+file and overlay files, the target's settings, toolcat's identity (its own files, its templates and
 the versions of every package it requires: generator/identity.py) and the sha256
 of every file it wrote.
 
@@ -45,6 +45,7 @@ def make_record(target: Target, read: SpecFiles, files: Files, tools: int) -> by
         "settings": _settings(target),
         "spec": dict(sorted(read.items())),
         "overrides": _overrides(target),
+        **_overlays(target),
         "outputs": {rel: _sha256(data) for rel, data in sorted(files.items())},
         "tools": tools,
     })
@@ -64,6 +65,13 @@ def _settings(target: Target) -> dict[str, Any]:
         settings["validation"] = target.validation
     if target.ref_root is not None:     # relative to the spec's folder: no absolute path
         settings["refRoot"] = _relative(target.ref_root, target.spec.resolve().parent)
+    if target.undeclared_credentials:   # where each goes, never a value
+        settings["undeclaredCredentials"] = [
+            {"scheme": c.scheme, "in": c.location, "name": c.name, "env": c.env,
+             "include": c.include.describe() if c.include else None}
+            for c in target.undeclared_credentials]
+    if target.output_schemas != "exact":
+        settings["outputSchemas"] = target.output_schemas
     selection = target.selection
     if selection is not None:   # only when set, so records without one keep their bytes
         settings["selection"] = {
@@ -77,6 +85,16 @@ def _overrides(target: Target) -> str | None:
     if target.overrides is None:
         return None
     return _sha256(target.overrides.read_bytes())
+
+
+def _overlays(target: Target) -> dict[str, Any]:
+    """The overlay files in the order applied, each with its sha256 (only when there
+    are any, so records without keep their bytes)."""
+    if not target.overlays:
+        return {}
+    root = target.spec.resolve().parent
+    return {"overlays": [[_relative(path.resolve(), root), _sha256(path.read_bytes())]
+                         for path in target.overlays]}
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -136,13 +136,18 @@ class ApiHandler:
         for alternative in security:
             if any(s["type"] == "undeclared" for s in alternative):
                 continue   # the document never says where that credential goes
-            values = [self._secret(s["id"]) for s in alternative]
+            values = [self._secret(s) for s in alternative]
             if all(v is not None for v in values):
                 return self._apply(alternative, [v for v in values if v is not None])
         return [], [], []
 
-    def _secret(self, scheme: str) -> str | None:
-        var = self.options.credentials.get(scheme) or default_env_var(self.catalog_name, scheme)
+    def _secret(self, scheme: dict[str, Any]) -> str | None:
+        """The value of the variable the config names for the scheme, else the one the
+        binding records (a credential the document does not declare), else
+        ``TOOLCAT_<CATALOG>_<SCHEME>``."""
+        name = scheme["id"]
+        var = (self.options.credentials.get(name) or scheme.get("env")
+               or default_env_var(self.catalog_name, name))
         value = self.environ.get(var)
         return value if value else None
 
