@@ -30,6 +30,8 @@ from .diff import StaleCheck
 from .errors import ToolcatError
 from .load.validation.findings import Findings, warnings
 from .model.naming import catalog_name
+from .output.files import Difference
+from .output.guard import BYTECODE
 from .progress import progress
 from .vocab.files import CATALOG_FILE
 from .vocab.validation import MODES, Mode
@@ -188,6 +190,7 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
             click.echo(f"  {diff.kind}: {diff.path}")
         for diff in checked.differences:
             click.echo(diff.diff, nl=False)
+        click.echo(_bytecode_note(checked.differences), nl=False)
         fix = (target.regenerate if spec is None else
                f"toolcat generate --spec {spec} --out {out} --name {target.name}"
                + (f" --prefix {prefix}" if prefix else "")
@@ -196,6 +199,17 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
         click.echo(f"fix: run `{fix}` and commit the result")
     if stale:
         sys.exit(STALE)
+
+
+def _bytecode_note(differences: tuple[Difference, ...]) -> str:
+    """Why a ``__pycache__`` is stale, and how a local import avoids writing one."""
+    if not any(BYTECODE in d.path.split("/") for d in differences):
+        return ""
+    return (f"note: {BYTECODE} holds bytecode Python runs instead of __init__.py, so "
+            "check counts it as a file toolcat did not write. Python writes it when the "
+            "catalog module is imported from this folder: `toolcat generate` removes it; "
+            "import with PYTHONDONTWRITEBYTECODE=1 or PYTHONPYCACHEPREFIX set to keep "
+            "the folder clean (docs/check.md)\n")
 
 
 def _warn(findings: Findings | None) -> None:

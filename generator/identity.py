@@ -91,13 +91,6 @@ def requirement_versions() -> tuple[str, ...]:
     return tuple(f"{name}=={version}" for name, version in sorted(found.items()))
 
 
-@cache
-def generator_digest() -> str:
-    """One digest for toolcat's files and its requirements' versions."""
-    text = "\0".join((files_digest(), *requirement_versions()))
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
-
-
 def _installed() -> dict[str, tuple[str, Path]]:
     """name -> (version, .dist-info folder), first on sys.path wins, as imports do.
 

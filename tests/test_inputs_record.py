@@ -1,7 +1,8 @@
 """The folder's record is provenance: portable, deterministic, and never evidence.
 
 `generate` writes ``.toolcat-inputs.json`` (generator/output/record.py). `check`
-neither trusts nor compares it (tests/test_check_forgeries.py forges it).
+compares it like every file but trusts nothing in it (tests/test_check_forgeries.py
+forges it; tests/test_check_compares_everything.py).
 """
 
 from __future__ import annotations
@@ -102,11 +103,19 @@ def test_edited_catalog_with_an_intact_record_is_stale(project: Path) -> None:
     assert "changed: catalog.json" in result.stdout
 
 
-def test_stale_record_alone_is_not_stale(project: Path) -> None:
-    """The record describes the run, not the output: check does not compare it."""
-    _edit_record("generator", "sha256:" + "0" * 64)(project)
+def test_stale_record_alone_is_stale(project: Path) -> None:
+    """The record is a file of the folder: check renders and compares it too."""
+    _edit_record("versions", ["toolcat==0"])(project)
     result = run_cli("check", "--config", project / "toolcat.yaml")
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"changed: {RECORD_FILE}" in result.stdout
+
+
+def test_record_names_the_exact_versions_and_no_file_digest(project: Path) -> None:
+    """Versions, not a digest of toolcat's files: editing toolcat leaves it alone."""
+    versions = _record(project)["versions"]
+    assert versions == list(identity.requirement_versions())
+    assert "generator" not in _record(project)
 
 
 def test_requirement_versions_are_the_installed_ones() -> None:

@@ -2,16 +2,15 @@
 
 ``generate`` writes ``.toolcat-inputs.json`` beside the catalog: the sha256 of
 every spec file read (paths relative to the spec's folder), of the override
-file, the target's settings, toolcat's identity (its own files, its templates and
-the versions of every package it requires: generator/identity.py) and the sha256
-of every file it wrote.
+file, the target's settings, the exact versions of toolcat and every package it
+requires (generator/identity.py) and the sha256 of every file it wrote.
 
-It is provenance for people, never evidence: anyone who can edit the folder can
-edit the record, so no verdict of ``check`` reads it (``check`` regenerates and
-compares bytes; see README "What check guarantees"). ``check`` neither reads nor
-compares it: it describes the run (which toolcat, which package versions) rather
-than the output, and comparing it would make every change to toolcat a stale
-folder although the catalog's bytes are the same.
+It is a file of the folder like the others: ``check`` renders it too and compares
+it byte for byte, so a forged, deleted or unreadable record is stale. Every field
+is a function of the inputs and the installed versions, never of toolcat's files
+(a change to toolcat that leaves the catalog's bytes alone leaves the record
+alone). It is never evidence: no verdict reads a claim from it (``check``
+regenerates). Format 1 held a digest of toolcat's own files instead of versions.
 """
 
 from __future__ import annotations
@@ -20,15 +19,16 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..identity import folder_digest, generator_digest
+from ..identity import folder_digest, requirement_versions
 from ..jsonio import dumps
+from ..parse.limits import read_bounded
 from ..vocab.digests import sha256_tagged as _sha256
 from .files import Files
 
 if TYPE_CHECKING:
     from ..config import Target
 
-FORMAT = 1
+FORMAT = 2
 SpecFiles = dict[str, str]   # path relative to the spec's folder -> sha256
 
 
@@ -41,7 +41,7 @@ def spec_files(files: dict[Path, bytes], spec: Path) -> SpecFiles:
 def make_record(target: Target, read: SpecFiles, files: Files, tools: int) -> bytes:
     return dumps({
         "format": FORMAT,
-        "generator": generator_digest(),
+        "versions": list(requirement_versions()),
         "settings": _settings(target),
         "spec": dict(sorted(read.items())),
         "overrides": _overrides(target),
@@ -74,7 +74,7 @@ def _settings(target: Target) -> dict[str, Any]:
 def _overrides(target: Target) -> str | None:
     if target.overrides is None:
         return None
-    return _sha256(target.overrides.read_bytes())
+    return _sha256(read_bounded(target.overrides))
 
 
 def _relative(path: Path, root: Path) -> str:
