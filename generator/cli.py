@@ -85,7 +85,7 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
                                "with a config, set overrides: in it")
     if ref_root is not None:
         raise click.UsageError("--ref-root goes with --spec; in a config use ref_root:")
-    if not config.is_file():
+    if not os.path.lexists(config):
         raise ToolcatError.single(str(config), "", "config file not found",
                                   "run from the project root, pass --config, or use "
                                   "--spec FILE --out DIR")

@@ -48,22 +48,6 @@ def files_digest() -> str:
     return digest.hexdigest()
 
 
-def folder_digest(folder: Path | None) -> str | None:
-    """sha256 of a user's templates folder (names and bytes), None without one.
-
-    The folder's files replace built-in templates by name, so the record and the
-    output cache must change when any of them does.
-    """
-    if folder is None:
-        return None
-    digest = hashlib.sha256()
-    for file in sorted(folder.rglob("*")):
-        if file.is_file():
-            digest.update(f"{file.relative_to(folder).as_posix()}\0".encode())
-            digest.update(file.read_bytes() + b"\0")
-    return "sha256:" + digest.hexdigest()
-
-
 @cache
 def requirement_versions() -> tuple[str, ...]:
     """``name==version`` of toolcat and every package it requires, transitively.

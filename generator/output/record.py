@@ -19,9 +19,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..identity import folder_digest, requirement_versions
+from ..identity import requirement_versions
 from ..jsonio import dumps
 from ..parse.limits import read_bounded
+from ..render.template_files import folder_digest
 from ..vocab.digests import sha256_tagged as _sha256
 from .files import Files
 
