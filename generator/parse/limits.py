@@ -25,6 +25,8 @@ from ..errors import ToolcatError, fail
 from ..vocab.pointers import pointer
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_PATH_BYTES = 4096   # Linux PATH_MAX; a file name toolcat is given or reaches by $ref
+MAX_NAME_BYTES = 255    # NAME_MAX: one part of such a path
 MAX_DEPTH = 128
 EXPANSION_FACTOR = 4
 EXPANSION_SLACK = 100_000
@@ -39,6 +41,9 @@ def read_bounded(path: Path, *, follow: bool = True,
     ``check`` compares). ``follow=False``: a symlink is refused rather than followed.
     """
     flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    problem = path_problem(path)
+    if problem is not None:
+        raise fail(str(path)[:300], "", f"cannot read file: {problem}", fix)
     try:
         # O_NONBLOCK: opening a FIFO with no writer would otherwise block forever.
         fd = os.open(path, flags)
@@ -60,6 +65,18 @@ def read_bounded(path: Path, *, follow: bool = True,
     if len(data) > MAX_FILE_BYTES:
         raise _too_big(path)
     return data
+
+
+def path_problem(path: Path) -> str | None:
+    """Why no system call would open ``path`` (None: it may be opened)."""
+    raw = os.fsencode(str(path))
+    if b"\0" in raw:
+        return "the name holds a NUL character"
+    if len(raw) > MAX_PATH_BYTES:
+        return f"the path is longer than {MAX_PATH_BYTES} bytes"
+    if any(len(os.fsencode(part)) > MAX_NAME_BYTES for part in path.parts):
+        return f"a part of the path is longer than {MAX_NAME_BYTES} bytes"
+    return None
 
 
 def _too_big(path: Path) -> ToolcatError:
