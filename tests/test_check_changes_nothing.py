@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from helpers.fixtures import write_spec
 from helpers.generate import run_cli
+from helpers.generated_copy import generate_adhoc
 from toolcat.output.files import MARKER
 
 SPEC = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
@@ -47,11 +48,7 @@ def _tree(folder: Path) -> dict[str, bytes | str]:
 
 @pytest.fixture
 def made(tmp_path: Path) -> tuple[Path, Path]:
-    spec = write_spec(tmp_path / "api", SPEC, "openapi.yaml")
-    out = tmp_path / "gen" / "out"
-    result = run_cli("generate", "--spec", spec, "--out", out)
-    assert result.returncode == 0, result.stderr
-    return spec, out
+    return generate_adhoc(tmp_path, SPEC)
 
 
 @pytest.mark.parametrize("marked", [False, True])

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import py_compile
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,8 +18,8 @@ from pathlib import Path
 import orjson
 import pytest
 from click.testing import CliRunner, Result
-from helpers.fixtures import write_spec
 from helpers.generate import run_cli
+from helpers.generated_copy import fresh_copy, generate_project
 from toolcat.cli import cli
 from toolcat.jsonio import dumps
 from toolcat.vocab.files import RECORD_FILE
@@ -34,19 +33,12 @@ FORGED = "print('FORGED CODE RAN')\n"
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("everything")
-    write_spec(root / "api", SPEC)
-    (root / "toolcat.yaml").write_text(CONFIG)
-    result = run_cli("generate", "--config", root / "toolcat.yaml")
-    assert result.returncode == 0, result.stderr
-    return root
+    return generate_project(tmp_path_factory.mktemp("everything"), SPEC, CONFIG)
 
 
 @pytest.fixture
 def project(generated: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "project"
-    shutil.copytree(generated, copy)
-    return copy
+    return fresh_copy(generated, tmp_path)
 
 
 def _check(project: Path) -> Result:

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers.fixtures import write_spec
 from helpers.generate import run_cli
+from helpers.generated_copy import generate_adhoc
 from toolcat.output.files import MARKER
 
 SPEC = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
@@ -34,11 +34,7 @@ def _dead_pid() -> int:
 
 @pytest.fixture
 def made(tmp_path: Path) -> tuple[Path, Path]:
-    spec = write_spec(tmp_path / "api", SPEC, "openapi.yaml")
-    out = tmp_path / "gen" / "out"
-    result = run_cli("generate", "--spec", spec, "--out", out)
-    assert result.returncode == 0, result.stderr
-    return spec, out
+    return generate_adhoc(tmp_path, SPEC)
 
 
 def _run(command: str, made: tuple[Path, Path]) -> subprocess.CompletedProcess[str]:

@@ -11,12 +11,11 @@ folder ``check`` compares, a stale report), never a hang or a traceback.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
-from helpers.fixtures import write_spec
 from helpers.generate import run_cli
+from helpers.generated_copy import fresh_copy, generate_project
 from toolcat.errors import ToolcatError
 from toolcat.identity import DEFAULT_TEMPLATES
 from toolcat.parse import limits
@@ -35,22 +34,14 @@ KINDS = ["fifo", "/dev/zero"]
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("bounded")
-    write_spec(root / "api", SPEC)
-    (root / "api" / "overrides.yaml").write_text("operations: {}\n")
-    (root / "api" / "templates").mkdir()
-    shutil.copy(DEFAULT_TEMPLATES / "summary.md.jinja", root / "api" / "templates")
-    (root / "toolcat.yaml").write_text(CONFIG)
-    result = run_cli("generate", "--config", root / "toolcat.yaml")
-    assert result.returncode == 0, result.stderr
-    return root
+    summary = (DEFAULT_TEMPLATES / "summary.md.jinja").read_text()
+    return generate_project(tmp_path_factory.mktemp("bounded"), SPEC, CONFIG, {
+        "api/overrides.yaml": "operations: {}\n", "api/templates/summary.md.jinja": summary})
 
 
 @pytest.fixture
 def project(generated: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "project"
-    shutil.copytree(generated, copy)
-    return copy
+    return fresh_copy(generated, tmp_path)
 
 
 def _replace(path: Path, kind: str) -> None:
