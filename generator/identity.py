@@ -75,6 +75,23 @@ def requirement_versions() -> tuple[str, ...]:
     return tuple(f"{name}=={version}" for name, version in sorted(found.items()))
 
 
+@cache
+def pinned_versions() -> tuple[str, ...]:
+    """``name==version`` (installed) of toolcat and of each requirement it pins exactly:
+    the packages whose version changes its output (README, "Installing"). Ranges
+    (click, jinja2, pydantic, mcp) and what they pull in are left out, so two
+    environments that write the same bytes name the same versions."""
+    installed = _installed()
+    names = {DISTRIBUTION}
+    if DISTRIBUTION in installed:
+        for requirement in _REQUIRES.findall(_metadata(installed[DISTRIBUTION][1])):
+            match = _NAME.match(requirement)
+            if match and "==" in requirement and ";" not in requirement:
+                names.add(_normal(match.group(1)))
+    return tuple(f"{name}=={installed.get(name, ('absent', None))[0]}"
+                 for name in sorted(names))
+
+
 def _installed() -> dict[str, tuple[str, Path]]:
     """name -> (version, .dist-info folder), first on sys.path wins, as imports do.
 

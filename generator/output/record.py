@@ -2,8 +2,9 @@
 
 ``generate`` writes ``.toolcat-inputs.json`` beside the catalog: the sha256 of
 every spec file read (paths relative to the spec's folder), of the override
-file, the target's settings, the exact versions of toolcat and every package it
-requires (generator/identity.py) and the sha256 of every file it wrote.
+file, the target's settings, the exact versions of toolcat and of the packages it
+pins exactly, those whose version changes its output (generator/identity.py), and
+the sha256 of every file it wrote.
 
 It is a file of the folder like the others: ``check`` renders it too and compares
 it byte for byte, so a forged, deleted or unreadable record is stale. Every field
@@ -19,7 +20,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..identity import requirement_versions
+from ..identity import pinned_versions
 from ..jsonio import dumps
 from ..parse.limits import read_bounded
 from ..render.template_files import folder_digest
@@ -42,7 +43,7 @@ def spec_files(files: dict[Path, bytes], spec: Path) -> SpecFiles:
 def make_record(target: Target, read: SpecFiles, files: Files, tools: int) -> bytes:
     return dumps({
         "format": FORMAT,
-        "versions": list(requirement_versions()),
+        "versions": list(pinned_versions()),
         "settings": _settings(target),
         "spec": dict(sorted(read.items())),
         "overrides": _overrides(target),
