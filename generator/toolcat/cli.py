@@ -30,6 +30,8 @@ from .diff import StaleCheck
 from .errors import ToolcatError
 from .load.validation.findings import Findings, warnings
 from .model.naming import catalog_name
+from .output.files import Difference
+from .output.guard import BYTECODE
 from .progress import progress
 from .vocab.files import CATALOG_FILE
 from .vocab.validation import MODES, Mode
@@ -87,7 +89,7 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
     if overlays:
         raise click.UsageError("--overlay is for ad hoc runs (--spec/--out); with a config, "
                                "list the files under overlays: in it")
-    if not config.is_file():
+    if not os.path.lexists(config):
         raise ToolcatError.single(str(config), "", "config file not found",
                                   "run from the project root, pass --config, or use "
                                   "--spec FILE --out DIR")
@@ -197,6 +199,7 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
             click.echo(f"  {diff.kind}: {diff.path}")
         for diff in checked.differences:
             click.echo(diff.diff, nl=False)
+        click.echo(_bytecode_note(checked.differences), nl=False)
         click.echo(f"fix: run {_fix(target)} and commit the result")
     if stale:
         sys.exit(STALE)
@@ -207,6 +210,17 @@ def _fix(target: Target) -> str:
     module names (one builder, config.regenerate_command, for every message)."""
     where = f" from {target.output.resolve().parent}" if target.regenerate_from else ""
     return f"`{target.regenerate}`{where}"
+
+
+def _bytecode_note(differences: tuple[Difference, ...]) -> str:
+    """Why a ``__pycache__`` is stale, and how a local import avoids writing one."""
+    if not any(BYTECODE in d.path.split("/") for d in differences):
+        return ""
+    return (f"note: {BYTECODE} holds bytecode Python runs instead of __init__.py, so "
+            "check counts it as a file toolcat did not write. Python writes it when the "
+            "catalog module is imported from this folder: `toolcat generate` removes it; "
+            "import with PYTHONDONTWRITEBYTECODE=1 or PYTHONPYCACHEPREFIX set to keep "
+            "the folder clean (docs/check.md)\n")
 
 
 def _warn(findings: Findings | None) -> None:

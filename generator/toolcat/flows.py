@@ -15,10 +15,10 @@ from .config import Target
 from .load.validation.findings import Findings
 from .output.files import (
     Difference,
+    Files,
     compare,
     on_disk,
     parent_locked,
-    recover,
     write_catalog,
 )
 from .output.fresh import remember_outputs, unchanged
@@ -71,16 +71,16 @@ def generate(target: Target, config: Path | None = None) -> Generated:
         # folder may have changed while building.
         write_catalog(target.output, written,
                       guard=lambda: check_replaceable(target.output, replaceable, every_input))
-    remember_outputs(target, built.spec_files, files, len(catalog.tools))
+    remember_outputs(target, built.spec_files, written, len(catalog.tools))
     return Generated(target, len(catalog.tools), sum(len(v) for v in files.values()),
                      built.findings)
 
 
 def check(target: Target) -> Checked:
-    if target.output.parent.is_dir():
-        with parent_locked(target.output):
-            recover(target.output)   # a generate killed between its two renames
-    current = on_disk(target.output)
+    """Compare every file and folder under the catalog folder, its record included,
+    with what ``generate`` would write; change nothing (an interrupted swap's backup
+    beside it is neither restored nor read: a missing folder is stale)."""
+    current = _read_folder(target.output)
     tools = unchanged(target, current)
     if tools is not None:
         return Checked(target, tools, ())
@@ -88,11 +88,22 @@ def check(target: Target) -> Checked:
 
     built = build(target, render=True)
     catalog, files = built.catalog, built.files or {}
-    differences = compare(target.output, files, current)
+    record = make_record(target, built.read, files, len(catalog.tools))
+    expected = {**files, RECORD_FILE: record}
+    differences = compare(target.output, expected, current)
     if not differences:
-        remember_outputs(target, built.spec_files, files, len(catalog.tools))
+        remember_outputs(target, built.spec_files, expected, len(catalog.tools))
         return Checked(target, len(catalog.tools), (), findings=built.findings)
     from .diff.report import stale_summary  # noqa: PLC0415 - only when stale
 
     summary = stale_summary(current.get(CATALOG_FILE), files[CATALOG_FILE])
     return Checked(target, len(catalog.tools), tuple(differences), summary, built.findings)
+
+
+def _read_folder(out: Path) -> Files:
+    """The folder as ``compare`` sees it, read between two runs of ``generate`` (they
+    take turns on the parent's lock; taking it changes nothing on disk)."""
+    if not out.parent.is_dir():
+        return {}
+    with parent_locked(out):
+        return on_disk(out)

@@ -49,22 +49,6 @@ def files_digest() -> str:
     return digest.hexdigest()
 
 
-def folder_digest(folder: Path | None) -> str | None:
-    """sha256 of a user's templates folder (names and bytes), None without one.
-
-    The folder's files replace built-in templates by name, so the record and the
-    output cache must change when any of them does.
-    """
-    if folder is None:
-        return None
-    digest = hashlib.sha256()
-    for file in sorted(folder.rglob("*")):
-        if file.is_file():
-            digest.update(f"{file.relative_to(folder).as_posix()}\0".encode())
-            digest.update(file.read_bytes() + b"\0")
-    return "sha256:" + digest.hexdigest()
-
-
 @cache
 def requirement_versions() -> tuple[str, ...]:
     """``name==version`` of toolcat and every package it requires, transitively.
@@ -93,10 +77,20 @@ def requirement_versions() -> tuple[str, ...]:
 
 
 @cache
-def generator_digest() -> str:
-    """One digest for toolcat's files and its requirements' versions."""
-    text = "\0".join((files_digest(), *requirement_versions()))
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+def pinned_versions() -> tuple[str, ...]:
+    """``name==version`` (installed) of toolcat and of each requirement it pins exactly:
+    the packages whose version changes its output (README, "Installing"). Ranges
+    (click, jinja2, pydantic, mcp) and what they pull in are left out, so two
+    environments that write the same bytes name the same versions."""
+    installed = _installed()
+    names = {DISTRIBUTION}
+    if DISTRIBUTION in installed:
+        for requirement in _REQUIRES.findall(_metadata(installed[DISTRIBUTION][1])):
+            match = _NAME.match(requirement)
+            if match and "==" in requirement and ";" not in requirement:
+                names.add(_normal(match.group(1)))
+    return tuple(f"{name}=={installed.get(name, ('absent', None))[0]}"
+                 for name in sorted(names))
 
 
 def _installed() -> dict[str, tuple[str, Path]]:

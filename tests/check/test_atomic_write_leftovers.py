@@ -1,8 +1,10 @@
 """What a killed run leaves behind is undone by the next run (issue 9.12).
 
-A generate killed between its two renames leaves the folder moved aside: check
-puts it back. Staging folders of killed runs are removed by the next generate
-(those of live runs are not). The forked validator does not outlive its parent.
+A generate killed between its two renames leaves the folder moved aside: the next
+generate puts it back (check changes nothing: tests/test_check_changes_nothing.py).
+Staging folders of killed runs are removed by the next generate (those of live runs
+are not, nor any toolcat cannot prove it made: tests/test_deletes_only_its_own.py).
+The forked validator does not outlive its parent.
 """
 
 from __future__ import annotations
@@ -15,9 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers.fixtures import write_spec
-from helpers.generate import run_cli
-from toolcat.output.files import remove_stale_staging, write_catalog
+from toolcat.output.files import MARKER, remove_stale_staging, write_catalog
 
 SPEC = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
         "paths": {"/x": {"get": {"operationId": "getX",
@@ -30,19 +30,6 @@ def _dead_pid() -> int:
     return child.pid
 
 
-def test_check_restores_a_folder_moved_aside(tmp_path: Path) -> None:
-    spec = write_spec(tmp_path / "api", SPEC, "openapi.yaml")
-    out = tmp_path / "out"
-    made = run_cli("generate", "--spec", spec, "--out", out)
-    assert made.returncode == 0, made.stderr
-    files = sorted(p.name for p in out.iterdir())
-    out.rename(tmp_path / ".out.previous")   # killed after the first rename
-    result = run_cli("check", "--spec", spec, "--out", out)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert sorted(p.name for p in out.iterdir()) == files
-    assert not (tmp_path / ".out.previous").exists()
-
-
 def test_stale_staging_of_killed_runs_is_removed(tmp_path: Path) -> None:
     out = tmp_path / "out"
     dead = tmp_path / f".out.staging-{_dead_pid()}-abc"
@@ -51,6 +38,7 @@ def test_stale_staging_of_killed_runs_is_removed(tmp_path: Path) -> None:
     for folder in (dead, live, other):
         folder.mkdir()
         (folder / "catalog.json").write_text("{}\n")
+        (folder / MARKER).write_bytes(b"toolcat staging folder of out; removed by toolcat\n")
     write_catalog(out, {"catalog.json": b"{}\n"})
     assert not dead.exists(), "a killed run's staging folder was left"
     assert live.exists(), "a live run's staging folder was removed"

@@ -201,7 +201,8 @@ def test_record_naming_dev_zero_and_a_fifo_is_not_read(project: Path) -> None:
                       "pipe.yaml": "sha256:" + "0" * 64, **record["spec"]}
     path.write_bytes(dumps(record))
     result = run_cli("check", "--config", project / "toolcat.yaml", timeout=60)
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr   # forged, yet not read
+    assert f"changed: {RECORD_FILE}" in result.stdout
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

@@ -1,7 +1,8 @@
 """The folder's record is provenance: portable, deterministic, and never evidence.
 
 `generate` writes ``.toolcat-inputs.json`` (generator/output/record.py). `check`
-neither trusts nor compares it (tests/test_check_forgeries.py forges it).
+compares it like every file but trusts nothing in it (tests/test_check_forgeries.py
+forges it; tests/test_check_compares_everything.py).
 """
 
 from __future__ import annotations
@@ -89,7 +90,10 @@ def test_record_is_portable_and_deterministic(project: Path, tmp_path: Path) -> 
     assert record["settings"] == {"name": "widgets", "spec": "api/spec.yaml", "prefix": "",
                                   "nameBudget": 64, "openWorld": False, "models": False,
                                   "templates": None,
-                                  "regenerate": "toolcat generate widgets --config toolcat.yaml"}
+                                  # outside a repository: run from the folder holding
+                                  # the catalog folder (test_regenerate_command.py)
+                                  "regenerate": "toolcat generate widgets --config ../toolcat.yaml",
+                                  "regenerateFrom": "the folder holding this one"}
     again = run_cli("generate", "--config", project / "toolcat.yaml", seed="12345")
     assert again.returncode == 0, again.stderr
     assert (project / "out" / "widgets" / RECORD_FILE).read_bytes() == data
@@ -102,11 +106,23 @@ def test_edited_catalog_with_an_intact_record_is_stale(project: Path) -> None:
     assert "changed: catalog.json" in result.stdout
 
 
-def test_stale_record_alone_is_not_stale(project: Path) -> None:
-    """The record describes the run, not the output: check does not compare it."""
-    _edit_record("generator", "sha256:" + "0" * 64)(project)
+def test_stale_record_alone_is_stale(project: Path) -> None:
+    """The record is a file of the folder: check renders and compares it too."""
+    _edit_record("versions", ["toolcat==0"])(project)
     result = run_cli("check", "--config", project / "toolcat.yaml")
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"changed: {RECORD_FILE}" in result.stdout
+
+
+def test_record_names_the_exact_versions_and_no_file_digest(project: Path) -> None:
+    """Versions, not a digest of toolcat's files: editing toolcat leaves it alone. Only
+    the exactly pinned packages: a click or mcp release changes no byte."""
+    versions = dict(entry.split("==") for entry in _record(project)["versions"])  # type: ignore[attr-defined]
+    for name in ("toolcat", "black", "datamodel-code-generator", "openapi-spec-validator",
+                 "orjson", "pyyaml"):
+        assert versions[name] == importlib.metadata.version(name), name
+    assert not {"click", "jinja2", "pydantic", "mcp", "starlette"} & set(versions)
+    assert "generator" not in _record(project)
 
 
 def test_requirement_versions_are_the_installed_ones() -> None:

@@ -17,6 +17,7 @@ from typing import Any
 from ..config import load_config
 from ..errors import fail
 from ..jsonio import loads
+from ..parse.limits import MAX_FILE_BYTES, read_bounded
 from ..render.catalog import tools_digest
 from ..vocab.files import CATALOG_FILE
 
@@ -94,19 +95,17 @@ def _record(entry: Any, label: str, index: int) -> ToolRecord:
 
 
 def read_side(path: Path) -> CatalogView:
-    """A catalog.json, or a folder holding one."""
+    """A catalog.json, or a folder holding one (read within ``parse.limits``)."""
     file = path / CATALOG_FILE if path.is_dir() else path
     if path.is_dir() and not file.is_file():
         raise fail(str(path), "", f"this folder holds no {CATALOG_FILE}", _NOT_A_CATALOG)
-    if not file.exists():
+    if not os.path.lexists(file):
         raise fail(str(path), "", "no such file or folder",
                    "check the path; each side is a catalog.json or a catalog folder")
-    try:
-        data = file.read_bytes()
-    except OSError as exc:
-        raise fail(str(file), "", f"cannot read it ({exc.strerror})",
-                   "check the file's permissions") from None
-    return parse_catalog(data, str(file))
+    return parse_catalog(read_bounded(file, fix=_SIDE_FIX), str(file))
+
+
+_SIDE_FIX = "each side is a catalog.json (a regular file) or a catalog folder"
 
 
 # --- git ------------------------------------------------------------------------------
@@ -139,6 +138,10 @@ def _at_revision(rev: str, rel: str, cwd: Path) -> bytes | None:
     """The file's bytes at ``rev`` (``git show REV:path``), None where it does not exist."""
     if _git(["cat-file", "-e", f"{rev}:{rel}"], cwd).returncode != 0:
         return None
+    size = _git(["cat-file", "-s", f"{rev}:{rel}"], cwd).stdout.strip()
+    if size.isdigit() and int(size) > MAX_FILE_BYTES:
+        raise fail(f"{rev}:{rel}", "", f"the file is larger than toolcat's limit of "
+                   f"{MAX_FILE_BYTES // (1024 * 1024)} MiB", "compare smaller catalogs")
     done = _git(["show", f"{rev}:{rel}"], cwd)
     if done.returncode != 0:
         raise fail(f"{rev}:{rel}", "", f"git show failed: {done.stderr.decode().strip()}",
@@ -159,7 +162,7 @@ def working_catalogs(config: Path, cwd: Path) -> set[Path]:
     """The catalogs the config names, and every generated/*/catalog.json, as absolute paths."""
     found = {p.resolve() for p in cwd.glob(GENERATED_GLOB)}
     config = config if config.is_absolute() else cwd / config
-    if config.is_file():
+    if os.path.lexists(config):
         found |= {(t.output / CATALOG_FILE).resolve() for t in load_config(config)}
     return found
 
@@ -192,6 +195,7 @@ def revision_pairs(rev: str, config: Path, cwd: Path) -> list[Pair]:
         old_bytes = _at_revision(rev, rel, here)
         new_file = root / rel
         old = parse_catalog(old_bytes, f"{rev}:{rel}") if old_bytes is not None else None
-        new = parse_catalog(new_file.read_bytes(), label) if new_file.is_file() else None
+        new = (parse_catalog(read_bounded(new_file, fix=_SIDE_FIX), label)
+               if os.path.lexists(new_file) else None)
         pairs.append(Pair(label, old, new))
     return pairs

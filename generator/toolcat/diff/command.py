@@ -48,7 +48,7 @@ def diff(old: Path | None, new: Path | None, base: str | None, config: Path, fmt
     Identical catalogs print nothing.
     """
     given = click.get_current_context().get_parameter_source("config")
-    if given is not ParameterSource.DEFAULT and not config.is_file():
+    if given is not ParameterSource.DEFAULT and not os.path.lexists(config):
         raise fail(str(config), "", "config file not found",
                    "pass the path of your toolcat.yaml, or leave --config out to use "
                    "every generated/*/catalog.json")
@@ -70,7 +70,7 @@ def _refuse_stale(config: Path) -> None:
     check = click.get_current_context().find_object(StaleCheck)
     if check is None:
         raise RuntimeError("diff --base runs under the toolcat CLI, which checks freshness")
-    if not config.is_file():
+    if not os.path.lexists(config):
         return
     # A catalog whose spec is absent has nothing to be stale against (check says so).
     stale = [t for t in load_config(config) if t.spec.is_file() and check.stale(t)]

@@ -15,8 +15,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from ..config import DEFAULT_CONFIG
-from ..errors import fail
+from ..errors import ToolcatError, fail
 from ..model.naming import catalog_name
+from ..parse.limits import read_bounded
 from ..parse.reader import read_document
 from .templates import config_text, precommit_text, workflow_text
 
@@ -57,9 +58,8 @@ def find_specs(root: Path) -> list[Path]:
 
 def _is_spec(path: Path) -> bool:
     try:
-        with path.open("rb") as handle:
-            head = handle.read(65536)
-    except OSError:
+        head = read_bounded(path)[:65536]
+    except ToolcatError:   # a FIFO, a device, too large: not a spec toolcat can read
         return False
     return _MARK.search(head) is not None
 

@@ -36,6 +36,7 @@ from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 from urllib.request import url2pathname
 
 from ..errors import ToolcatError, fail
+from ..parse.limits import path_problem
 from ..parse.reader import read_document
 from ..vocab.keywords import DEFINITIONS, SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from ..vocab.pointers import escape_token, pointer, split_pointer
@@ -96,6 +97,7 @@ class _Bundler:
     def doc(self, path: Path, where: tuple[str, str]) -> Any:
         if path not in self.docs:
             if path != self.root:
+                self.openable(path, where)
                 self.confine(path, where)
             if not path.exists():
                 raise fail(*where, f"$ref names a file that does not exist: {path}",
@@ -112,6 +114,21 @@ class _Bundler:
                            "point the reference at an OpenAPI or JSON Schema file")
             self.names.pending.append(path)
         return self.docs[path]
+
+    def openable(self, path: Path, where: tuple[str, str]) -> None:
+        """Refuse a file name no system call takes, at the reference (a NUL, a name or
+        path past the system's limits, a symlink loop): not an internal error."""
+        problem = path_problem(path)
+        if problem is None:
+            try:
+                path.resolve()
+                path.exists()
+            except (OSError, RuntimeError) as exc:   # RuntimeError: a loop, Python < 3.13
+                problem = f"it cannot be resolved ({getattr(exc, 'strerror', None) or exc})"
+        if problem is not None:
+            shown = repr(str(path)[:200] + ("..." if len(str(path)) > 200 else ""))
+            raise fail(*where, f"$ref names a file toolcat cannot open: {problem}: {shown}",
+                       "fix the reference")
 
     def confine(self, path: Path, where: tuple[str, str]) -> None:
         """Refuse a file outside the allowed folder tree (symlinks resolved first)."""

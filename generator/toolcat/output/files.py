@@ -3,11 +3,17 @@
 A catalog is written into a fresh sibling folder that then takes the place of
 the old one, so a failed or interrupted regen leaves the previous output whole:
 rendering happens in memory before anything touches the disk, and the folder
-swap is two renames. If a run dies between them, the next run (``generate`` or
-``check``) finds the backup and puts it back before doing anything else. Runs on
-the same parent folder take turns (an advisory lock on the folder itself, so no
-lock file is left behind), and each removes the staging folders of killed runs:
-they carry their run's process id, and one whose process is gone is stale.
+swap is two renames. If a run dies between them, the next ``generate`` finds the
+backup and puts it back before doing anything else (``check`` changes nothing).
+Runs on the same parent folder take turns (an advisory lock on the folder itself,
+so no lock file is left behind), and each removes the staging folders of killed
+runs: they carry their run's process id, and one whose process is gone is stale.
+
+toolcat deletes only what it can prove it made: a staging or backup folder holds
+a marker file (``MARKER``) whose bytes name its role and its catalog folder, and
+is removed only when it is a real folder (not a symlink) holding that marker.
+Anything else under those names is left alone; a backup name taken by something
+toolcat did not make is a located refusal (docs/check.md).
 """
 
 from __future__ import annotations
@@ -23,23 +29,54 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..vocab.files import RECORD_FILE
+from ..errors import ToolcatError, fail
+from ..parse.limits import read_bounded
 
 Files = dict[str, bytes]   # path relative to the catalog folder -> bytes
+
+MARKER = ".toolcat-swap"   # in staging and backup folders only, never in a catalog
 
 
 def _backup(out: Path) -> Path:
     return out.with_name(f".{out.name}.previous")
 
 
+def _marker(out: Path, role: str) -> bytes:
+    return f"toolcat {role} folder of {out.name}; removed by toolcat\n".encode()
+
+
+def _mark(folder: Path, out: Path, role: str) -> None:
+    with open(folder / MARKER, "wb") as handle:
+        handle.write(_marker(out, role))
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def made_by_toolcat(folder: Path, out: Path, role: str) -> bool:
+    """Is ``folder`` a real folder holding the marker toolcat writes for ``role``?"""
+    try:
+        if not stat.S_ISDIR(folder.lstat().st_mode):
+            return False
+        return read_bounded(folder / MARKER, follow=False) == _marker(out, role)
+    except (OSError, ToolcatError):
+        return False
+
+
+def _remove_own(folder: Path, out: Path, role: str) -> None:
+    if made_by_toolcat(folder, out, role):
+        shutil.rmtree(folder)   # never follows a symlink inside
+
+
 def recover(out: Path) -> None:
-    """Undo a swap that was interrupted between its two renames."""
+    """Undo a swap that was interrupted between its two renames (``generate`` only)."""
     backup = _backup(out)
-    if backup.exists():
-        if out.exists():
-            shutil.rmtree(backup)
-        else:
-            backup.rename(out)
+    if not made_by_toolcat(backup, out, "backup"):
+        return
+    if os.path.lexists(out):
+        shutil.rmtree(backup)
+    else:
+        backup.rename(out)
+        (out / MARKER).unlink()
 
 
 @contextmanager
@@ -68,9 +105,8 @@ def remove_stale_staging(out: Path) -> None:
     prefix = _staging_prefix(out)
     for entry in out.parent.glob(prefix + "*"):
         pid = entry.name[len(prefix):].split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)) and entry.is_dir() \
-                and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
+        if pid.isdigit() and not _alive(int(pid)):
+            _remove_own(entry, out, "staging")
 
 
 def _alive(pid: int) -> bool:
@@ -89,16 +125,27 @@ def write_catalog(out: Path, files: Files, guard: Callable[[], None] | None = No
     wrote into it meanwhile has finished, and none can start until the swap is done."""
     with parent_locked(out):
         recover(out)
+        _backup_name_free(out)
         if guard is not None:
             guard()
         remove_stale_staging(out)
         _swap_in(out, files)
 
 
+def _backup_name_free(out: Path) -> None:
+    backup = _backup(out)
+    if os.path.lexists(backup):
+        raise fail(str(backup), "", "toolcat keeps the previous output under this name "
+                   "while it swaps the folder, and something it did not make is there "
+                   "(no toolcat marker)", f"move or delete {backup}; toolcat never "
+                   "deletes what it cannot prove it made")
+
+
 def _swap_in(out: Path, files: Files) -> None:
     staging = Path(tempfile.mkdtemp(prefix=f"{_staging_prefix(out)}{os.getpid()}-",
                                     dir=out.parent))
     try:
+        _mark(staging, out, "staging")
         for rel, data in sorted(files.items()):
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -109,6 +156,7 @@ def _swap_in(out: Path, files: Files) -> None:
         staging.chmod(0o755)
         backup = _backup(out)
         if out.exists():
+            _mark(out, out, "backup")
             out.rename(backup)
         try:
             staging.rename(out)
@@ -117,53 +165,46 @@ def _swap_in(out: Path, files: Files) -> None:
             # reporting, so a failed swap never leaves the folder missing.
             recover(out)
             raise
-        if backup.exists():
-            shutil.rmtree(backup)
+        (out / MARKER).unlink()
+        _remove_own(backup, out, "backup")
     finally:
-        if staging.exists():
-            shutil.rmtree(staging)
+        _remove_own(staging, out, "staging")
 
 
 def on_disk(out: Path) -> Files:
-    """The folder's catalog files: everything but bytecode caches and its record.
+    """Every file and folder under the catalog folder, its record included.
 
-    Only regular files are read. Nothing else is followed or opened (a symlink could
-    name /dev/zero or a file outside the folder, a FIFO would block): such an entry
-    stands in as ``NOT_REGULAR``, which no rendered file equals, so ``check`` reports
-    it instead of reading it.
+    Folders (``__pycache__`` too, empty or not) stand in as ``rel/`` with ``FOLDER``:
+    toolcat writes none, so each is "extra" for ``check``. Only regular files are
+    read, within ``parse.limits`` and without following a symlink (a symlink could
+    name /dev/zero or a file outside the folder, a FIFO would block): anything else
+    stands in as ``NOT_REGULAR``, which no rendered file equals, so ``check``
+    reports it instead of reading it.
     """
     if out.is_symlink() or not out.is_dir():
         return {}
     found = {}
-    for folder, dirs, names in os.walk(out):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+    for folder, dirs, names in os.walk(out):   # symlinked folders are listed, not entered
+        dirs.sort()
         base = Path(folder)
-        for name in sorted(names) + [d for d in dirs if (base / d).is_symlink()]:
+        for name in names:
+            found[(base / name).relative_to(out).as_posix()] = _read_regular(base / name)
+        for name in dirs:
             path = base / name
-            rel = path.relative_to(out).as_posix()
-            if rel == RECORD_FILE:
-                continue
-            found[rel] = _read_regular(path)
+            found[path.relative_to(out).as_posix() + "/"] = (
+                NOT_REGULAR if path.is_symlink() else FOLDER)
     return dict(sorted(found.items()))
 
 
 NOT_REGULAR = b"(not a regular file: toolcat does not follow or read it)\n"
+FOLDER = b"(a folder: toolcat writes no folder into a catalog folder)\n"
 
 
 def _read_regular(path: Path) -> bytes:
     try:
-        mode = path.lstat().st_mode
-        if not stat.S_ISREG(mode):
-            return NOT_REGULAR
-        with open(path, "rb", opener=_no_follow) as handle:
-            return handle.read()
-    except OSError:
+        return read_bounded(path, follow=False)
+    except ToolcatError:
         return NOT_REGULAR
-
-
-def _no_follow(name: str, flags: int) -> int:
-    # Swapped for a symlink or FIFO after the lstat: refuse to follow or block.
-    return os.open(name, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 The swap in generator/output/files.py replaces the whole folder, so before anything
 is touched the folder must be one toolcat wrote or can write: absent, or a real
 folder (not a symlink, not a file) whose every entry is a file toolcat emits for
-this target (``emitted_names``), Python's bytecode cache of the module aside. It
+this target (``emitted_names``), Python's bytecode cache of the module and the
+marker of a swap killed half-way (``files.MARKER``) aside. It
 must not be, or contain, the working folder or an input (the spec and every file
 it was read from, the override file, the config). Anything else is refused with
 exit 2, naming the entry, before a byte is written.
@@ -25,6 +26,7 @@ from ..vocab.files import (
     RECORD_FILE,
     SUMMARY_FILE,
 )
+from .files import MARKER
 
 if TYPE_CHECKING:
     from ..config import Target
@@ -84,6 +86,6 @@ def _foreign_entries(out: Path, names: frozenset[str]) -> list[str]:
                                                              key=lambda e: e.name)
                       if not (e.name.endswith(".pyc")
                               and e.is_file(follow_symlinks=False))]
-        elif entry.name not in names or not stat.S_ISREG(mode):
+        elif entry.name not in names | {MARKER} or not stat.S_ISREG(mode):
             found.append(entry.name + ("/" if stat.S_ISDIR(mode) else ""))
     return found

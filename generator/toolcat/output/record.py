@@ -2,16 +2,16 @@
 
 ``generate`` writes ``.toolcat-inputs.json`` beside the catalog: the sha256 of
 every spec file read (paths relative to the spec's folder), of the override
-file and overlay files, the target's settings, toolcat's identity (its own files, its templates and
-the versions of every package it requires: generator/identity.py) and the sha256
-of every file it wrote.
+file and overlay files, the target's settings, the exact versions of toolcat and of the packages it
+pins exactly, those whose version changes its output (generator/identity.py), and
+the sha256 of every file it wrote.
 
-It is provenance for people, never evidence: anyone who can edit the folder can
-edit the record, so no verdict of ``check`` reads it (``check`` regenerates and
-compares bytes; see README "What check guarantees"). ``check`` neither reads nor
-compares it: it describes the run (which toolcat, which package versions) rather
-than the output, and comparing it would make every change to toolcat a stale
-folder although the catalog's bytes are the same.
+It is a file of the folder like the others: ``check`` renders it too and compares
+it byte for byte, so a forged, deleted or unreadable record is stale. Every field
+is a function of the inputs and the installed versions, never of toolcat's files
+(a change to toolcat that leaves the catalog's bytes alone leaves the record
+alone). It is never evidence: no verdict reads a claim from it (``check``
+regenerates). Format 1 held a digest of toolcat's own files instead of versions.
 """
 
 from __future__ import annotations
@@ -20,15 +20,17 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..identity import folder_digest, generator_digest
+from ..identity import pinned_versions
 from ..jsonio import dumps
+from ..parse.limits import read_bounded
+from ..render.template_files import folder_digest
 from ..vocab.digests import sha256_tagged as _sha256
 from .files import Files
 
 if TYPE_CHECKING:
     from ..config import Target
 
-FORMAT = 1
+FORMAT = 2
 SpecFiles = dict[str, str]   # path relative to the spec's folder -> sha256
 
 
@@ -41,7 +43,7 @@ def spec_files(files: dict[Path, bytes], spec: Path) -> SpecFiles:
 def make_record(target: Target, read: SpecFiles, files: Files, tools: int) -> bytes:
     return dumps({
         "format": FORMAT,
-        "generator": generator_digest(),
+        "versions": list(pinned_versions()),
         "settings": _settings(target),
         "spec": dict(sorted(read.items())),
         "overrides": _overrides(target),
@@ -84,7 +86,7 @@ def _settings(target: Target) -> dict[str, Any]:
 def _overrides(target: Target) -> str | None:
     if target.overrides is None:
         return None
-    return _sha256(target.overrides.read_bytes())
+    return _sha256(read_bounded(target.overrides))
 
 
 def _overlays(target: Target) -> dict[str, Any]:
@@ -93,7 +95,7 @@ def _overlays(target: Target) -> dict[str, Any]:
     if not target.overlays:
         return {}
     root = target.spec.resolve().parent
-    return {"overlays": [[_relative(path.resolve(), root), _sha256(path.read_bytes())]
+    return {"overlays": [[_relative(path.resolve(), root), _sha256(read_bounded(path))]
                          for path in target.overlays]}
 
 

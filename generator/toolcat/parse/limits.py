@@ -4,8 +4,9 @@ A small hostile file must not make toolcat hang, exhaust memory or crash, so eve
 input is measured against documented limits before later stages walk it, and a
 file beyond a limit is refused with its location (README, "Limits"):
 
-* ``MAX_FILE_BYTES``: a spec file is a regular file of at most 64 MiB (a FIFO or
-  ``/dev/zero`` would never end); reads stop one byte past the limit.
+* ``MAX_FILE_BYTES``: every file toolcat reads, in every command, is a regular file
+  of at most 64 MiB (a FIFO or ``/dev/zero`` would never end); reads stop one byte
+  past the limit (``read_bounded``, docs/check.md "Read limits").
 * ``MAX_DEPTH``: objects and arrays nest at most 128 deep. Real specs stay under
   40; the catalog writer (orjson) stops at 255 levels and later stages recurse.
 * ``MAX_EXPANSION``: YAML aliases may add at most four times the nodes the file
@@ -24,36 +25,58 @@ from ..errors import ToolcatError, fail
 from ..vocab.pointers import pointer
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_PATH_BYTES = 4096   # Linux PATH_MAX; a file name toolcat is given or reaches by $ref
+MAX_NAME_BYTES = 255    # NAME_MAX: one part of such a path
 MAX_DEPTH = 128
 EXPANSION_FACTOR = 4
 EXPANSION_SLACK = 100_000
 
 
-def read_bounded(path: Path) -> bytes:
-    """The bytes of a regular file of at most ``MAX_FILE_BYTES``; anything else exits 2."""
+def read_bounded(path: Path, *, follow: bool = True,
+                 fix: str = "check the path in the config or on the command line") -> bytes:
+    """The bytes of a regular file of at most ``MAX_FILE_BYTES``; anything else exits 2.
+
+    Every file toolcat reads goes through here (specs, ``$ref``s, config, overrides,
+    templates, catalogs read by ``diff``/``serve``/``verify``, the catalog folder
+    ``check`` compares). ``follow=False``: a symlink is refused rather than followed.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    problem = path_problem(path)
+    if problem is not None:
+        raise fail(str(path)[:300], "", f"cannot read file: {problem}", fix)
     try:
         # O_NONBLOCK: opening a FIFO with no writer would otherwise block forever.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, flags)
     except OSError as exc:
-        raise fail(str(path), "", f"cannot read file: {exc.strerror}",
-                   "check the path in the config or on the command line") from None
+        raise fail(str(path), "", f"cannot read file: {exc.strerror}", fix) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise fail(str(path), "", "not a regular file (a device, FIFO, socket or "
-                       "folder)", "point toolcat at the spec file itself")
+                       "folder)", fix)
         if info.st_size > MAX_FILE_BYTES:
             raise _too_big(path)
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(MAX_FILE_BYTES + 1)  # a file may grow after fstat
     except OSError as exc:
-        raise fail(str(path), "", f"cannot read file: {exc.strerror}",
-                   "check the path in the config or on the command line") from None
+        raise fail(str(path), "", f"cannot read file: {exc.strerror}", fix) from None
     finally:
         os.close(fd)
     if len(data) > MAX_FILE_BYTES:
         raise _too_big(path)
     return data
+
+
+def path_problem(path: Path) -> str | None:
+    """Why no system call would open ``path`` (None: it may be opened)."""
+    raw = os.fsencode(str(path))
+    if b"\0" in raw:
+        return "the name holds a NUL character"
+    if len(raw) > MAX_PATH_BYTES:
+        return f"the path is longer than {MAX_PATH_BYTES} bytes"
+    if any(len(os.fsencode(part)) > MAX_NAME_BYTES for part in path.parts):
+        return f"a part of the path is longer than {MAX_NAME_BYTES} bytes"
+    return None
 
 
 def _too_big(path: Path) -> ToolcatError:

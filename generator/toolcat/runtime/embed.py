@@ -25,13 +25,15 @@ import orjson
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from mcp.server.lowlevel import Server
 
+from ..parse.limits import read_bounded
 from .api import ApiHandler, ApiOptions
 from .mcp_server import ToolOutcome, argument_errors, make_server
 
 
 def open_catalog(folder: str | Path) -> dict[str, Any]:
     """catalog.json of a generated folder, as data (no freshness check: `toolcat check`)."""
-    data: dict[str, Any] = orjson.loads((Path(folder) / "catalog.json").read_bytes())
+    data: dict[str, Any] = orjson.loads(read_bounded(
+        Path(folder) / "catalog.json", fix="run `toolcat generate` to write the catalog"))
     return data
 
 

@@ -7,6 +7,7 @@ Exit codes: 0 clean, 1 drift or a contract failure, 2 a usage or connection erro
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -88,7 +89,7 @@ def _catalog(name: str | None, path: Path | None, config: Path) -> CatalogView:
         if name is not None:
             raise click.UsageError("give either NAME or --catalog, not both")
         return read_side(path)
-    if not config.is_file():
+    if not os.path.lexists(config):
         raise fail(str(config), "", "config file not found",
                    "run from the project root, pass --config, or use --catalog PATH")
     targets = select(load_config(config), name, str(config))

@@ -17,6 +17,7 @@ from collections.abc import Callable, Generator
 from contextlib import nullcontext
 from importlib.metadata import version
 from typing import Any
+from urllib.parse import unquote
 
 from ...errors import Problem, ToolcatError
 from ...vocab.pointers import pointer, split_pointer
@@ -167,9 +168,15 @@ def _raised(exc: Exception, document: dict[str, Any], file: str,
         return _unresolvable(exc, document, file)
     cycle = _ref_cycle(document)
     if cycle is not None:
-        return Problem(file, cycle[0], "invalid OpenAPI: $ref cycle with no schema in "
-                       f"between: {' -> '.join(cycle)}", "make one of them a schema, "
-                       "not only a reference")
+        through = sorted({k for p in cycle for k in (*_SAME_INSTANCE, "not")
+                          if f"/{k}/" in p or p.endswith(f"/{k}")})
+        kind = (f"through {'/'.join(through)} with no property or item in between"
+                if through else "with no schema in between")
+        refs = [p for p in cycle if isinstance(_at(document, p), dict)
+                and isinstance(_at(document, p).get("$ref"), str)]
+        return Problem(file, refs[0] if refs else cycle[0], f"invalid OpenAPI: $ref cycle "
+                       f"{kind}: {' -> '.join(cycle)}", "make one of them a schema with "
+                       "properties or items, not only a reference or composition")
     if found:
         return Problem(file, found[-1].location, "the validator stopped after the "
                        f"problems above ({type(exc).__name__})", "fix those first")
@@ -178,35 +185,75 @@ def _raised(exc: Exception, document: dict[str, Any], file: str,
                    "report this to toolcat with the document")
 
 
+# Keywords through which a schema is its subschemas, at the same instance: a cycle of
+# references through these alone never reaches a property or item, so the
+# validator's walk of it has no end.
+_SAME_INSTANCE = ("allOf", "anyOf", "oneOf")
+
+
 def _ref_cycle(document: dict[str, Any]) -> list[str] | None:
-    """Pointers of a cycle of objects that are each a ``$ref`` to the next, if any."""
+    """Pointers of a cycle of ``$ref``s (each local) joined only by allOf/anyOf/oneOf/not,
+    if any; one depth-first walk, each node finished once."""
+    done: set[str] = set()
+    for start in _ref_holders(document):
+        cycle = _cycle_from(document, start, done)
+        if cycle is not None:
+            return cycle
+    return None
+
+
+def _ref_holders(document: dict[str, Any]) -> list[str]:
+    found: list[str] = []
     stack: list[tuple[Any, tuple[str | int, ...]]] = [(document, ())]
     while stack:
         node, path = stack.pop()
         if isinstance(node, dict):
             if isinstance(node.get("$ref"), str):
-                cycle = _follow(document, pointer(*path))
-                if cycle is not None:
-                    return cycle
-            stack.extend((v, (*path, k)) for k, v in node.items())
+                found.append(pointer(*path))
+            stack.extend((v, (*path, k)) for k, v in reversed(list(node.items())))
         elif isinstance(node, list):
-            stack.extend((v, (*path, i)) for i, v in enumerate(node))
+            stack.extend((v, (*path, i)) for i, v in reversed(list(enumerate(node))))
+    return found
+
+
+def _cycle_from(document: dict[str, Any], start: str, done: set[str]) -> list[str] | None:
+    path: list[str] = []
+    on_path: set[str] = set()
+    stack: list[tuple[str, bool]] = [(start, False)]
+    while stack:
+        ptr, leaving = stack.pop()
+        if leaving:
+            path.pop()
+            on_path.discard(ptr)
+            done.add(ptr)
+            continue
+        if ptr in on_path:
+            return [*path[path.index(ptr):], ptr]
+        if ptr in done:
+            continue
+        path.append(ptr)
+        on_path.add(ptr)
+        stack.append((ptr, True))
+        stack.extend((child, False) for child in reversed(_same_instance(document, ptr)))
     return None
 
 
-def _follow(document: dict[str, Any], start: str) -> list[str] | None:
-    seen = [start]
-    node = _at(document, start)
-    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-        ref = node["$ref"]
-        if not ref.startswith("#"):
-            return None
-        target = ref[1:]
-        if target in seen:
-            return [*seen[seen.index(target):], target]
-        seen.append(target)
-        node = _at(document, target)
-    return None
+def _same_instance(document: dict[str, Any], ptr: str) -> list[str]:
+    """Where the schema at ``ptr`` continues at the same instance: its local ``$ref``'s
+    target, its allOf/anyOf/oneOf members, its ``not``."""
+    node = _at(document, ptr)
+    if not isinstance(node, dict):
+        return []
+    found: list[str] = []
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#"):
+        found.append(unquote(ref[1:]))
+    for key in _SAME_INSTANCE:
+        if isinstance(node.get(key), list):
+            found += [f"{ptr}/{key}/{i}" for i in range(len(node[key]))]
+    if isinstance(node.get("not"), dict):
+        found.append(f"{ptr}/not")
+    return found
 
 
 def _at(document: Any, ptr: str) -> Any:
