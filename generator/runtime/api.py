@@ -66,11 +66,11 @@ def scheme_variables(catalog: dict[str, Any], credentials: Mapping[str, str]
 
 
 def origin(url: str) -> tuple[str, str, int | None]:
-    """Scheme, host and port of a URL, as RFC 6454 compares them (default ports filled)."""
-    parts = urlsplit(url)
+    """Scheme, host and port of a URL as the HTTP client will read it (RFC 6454 origin,
+    default ports filled)."""
+    parts = httpx2.URL(url)
     scheme = parts.scheme.lower()
-    port = parts.port or {"http": 80, "https": 443}.get(scheme)
-    return scheme, (parts.hostname or "").lower(), port
+    return scheme, parts.host.lower(), parts.port or {"http": 80, "https": 443}.get(scheme)
 
 
 def _normal_path(template: str) -> str:
