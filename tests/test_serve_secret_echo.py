@@ -18,10 +18,10 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 import pytest
-from toolcat.runtime.api import ApiHandler
-from toolcat.runtime.request import HttpRequest
 from helpers.raw_api import Arrived, RawApi, respond, respond_json
 from helpers.serve_catalog import call, catalog, entry, strings
+from toolcat.runtime.api import ApiHandler
+from toolcat.runtime.request import HttpRequest
 
 BEARER = "tok-Abc/123+xyz="
 BASIC = "alice:s3cret!pw"

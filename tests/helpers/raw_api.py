@@ -15,6 +15,7 @@ it likes to the socket.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import struct
@@ -124,10 +125,8 @@ class RawApi:
         except OSError:
             pass
         finally:
-            try:
+            with contextlib.suppress(OSError):
                 conn.close()
-            except OSError:
-                pass
 
     def stop(self) -> None:
         self.stopping.set()
