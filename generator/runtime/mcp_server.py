@@ -247,7 +247,8 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Ser
         arguments = dict(params.arguments or {})
         problems = argument_errors(entry.inputs, arguments) or [
             f"{p}: holds text that is not valid Unicode (a lone surrogate); send valid text"
-            for p in _surrogate_paths(arguments, "")]
+            for name, value in arguments.items()
+            for p in _surrogate_paths(name, name) + _surrogate_paths(value, name)]
         if problems:
             return _error_result(
                 "Invalid arguments; nothing was sent to the API:\n"
