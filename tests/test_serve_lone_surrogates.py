@@ -24,6 +24,11 @@ def test_lone_surrogate_in_an_answer_is_replaced_and_the_server_lives_on() -> No
     httpd, base = api.start()
 
     async def run() -> list[Any]:
+        # A server that died on the byte leaves the client waiting: bound it.
+        with anyio.fail_after(60):
+            return await calls()
+
+    async def calls() -> list[Any]:
         async with stdio_session("broadcast", "--base-url", base) as session:
             plain = await session.call_tool("broadcast_get_channel", {"channelId": 5})
             channel = dict(plain.structured_content or {})
