@@ -152,3 +152,10 @@ def test_etag_note_only_where_a_tool_takes_if_match_for_that_resource() -> None:
         '{"id": 1}', 'ETag: "v9" (pass it as ifMatch to update_thing to update this resource)']
     assert [b.text for b in other.content] == ['{"id": 1}']
     assert [a.target for a in api.arrived] == ["/things/1", "/others/1"]
+
+
+def test_help_says_the_timeout_bounds_the_whole_call(toolcat: Any) -> None:
+    run = toolcat("serve", "--help")
+    text = " ".join(run.stdout.split())
+    assert "Seconds for each whole tool call: connecting, sending, reading every byte" in text
+    assert "--log-requests [FILE|-]" in text
