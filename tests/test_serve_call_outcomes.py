@@ -53,7 +53,8 @@ def test_reset_after_reading_a_write_says_it_may_have_been_applied() -> None:
     assert result.is_error
     assert text.startswith("Sent, no answer: POST /x reached the API, which did not answer")
     assert "The API may have applied it: read the resource before you retry." in text
-    assert "not delivered" not in text and "Not sent" not in text
+    assert "not delivered" not in text
+    assert "Not sent" not in text
 
 
 def test_answer_breaking_off_after_a_2xx_says_the_write_was_applied() -> None:

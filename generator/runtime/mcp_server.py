@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import mcp_types as types
+import orjson
 import uvicorn
 from jsonschema import Draft202012Validator, ValidationError  # type: ignore[import-untyped]
 from mcp.server.lowlevel import Server
@@ -139,17 +140,25 @@ def _escaped(text: str) -> str:
 
 def unicode_clean(value: Any) -> tuple[Any, bool]:
     """A JSON value with every lone surrogate replaced by U+FFFD, and whether one was."""
+    try:
+        orjson.dumps(value)   # refuses any text UTF-8 cannot carry: the cheap common case
+        return value, False
+    except (TypeError, ValueError, RecursionError):
+        return _replace_surrogates(value)
+
+
+def _replace_surrogates(value: Any) -> tuple[Any, bool]:
     if isinstance(value, str):
         if value.isascii():
             return value, False
         cleaned = _SURROGATE.sub("\ufffd", value)
         return cleaned, cleaned != value
     if isinstance(value, dict):
-        items = [(unicode_clean(k), unicode_clean(v)) for k, v in value.items()]
+        items = [(_replace_surrogates(k), _replace_surrogates(v)) for k, v in value.items()]
         return ({k: v for (k, _), (v, _) in items},
                 any(a or b for (_, a), (_, b) in items))
     if isinstance(value, list):
-        cleaned_items = [unicode_clean(v) for v in value]
+        cleaned_items = [_replace_surrogates(v) for v in value]
         return [v for v, _ in cleaned_items], any(c for _, c in cleaned_items)
     return value, False
 

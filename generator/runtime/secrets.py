@@ -5,7 +5,8 @@ error page, the query API key URL-decoded in a 401 body. So each configured secr
 into every form it can take on the way there and back (raw, percent- and form-encoded, decoded,
 JSON-escaped, base64 of `user:pass` with and without padding, the password of `user:pass`
 alone), and every string that leaves the server (structured content, member names included,
-text blocks, reports, excerpts, log lines) has each form replaced by `***`, case-insensitively.
+text blocks, reports, excerpts, log lines) has each form replaced by `***`, ignoring the case
+of ASCII letters.
 
 Forms shorter than `MIN_FORM` characters are not redacted (a 2-character password would blank
 every word it occurs in); `toolcat serve` warns at start about a secret that short.
@@ -20,9 +21,11 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote, unquote_plus
+
+import orjson
 
 MASK = "***"
 MIN_FORM = 4
@@ -45,6 +48,10 @@ def _base64(value: str) -> set[str]:
         text = encode(raw).decode()
         forms |= {text, text.rstrip("=")}
     return forms
+
+
+def _folded(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass").lower()
 
 
 def secret_forms(secret: str) -> set[str]:
@@ -73,25 +80,47 @@ class Redactor:
             if len(secret.split(":", 1)[-1]) < MIN_FORM:
                 self.short.append(secret)
         ordered = sorted(forms, key=lambda f: (-len(f), f))   # longest first
-        self._pattern = (re.compile("|".join(map(re.escape, ordered)), re.IGNORECASE)
-                         if ordered else None)
+        # Found by a bytes search first (UTF-8, ASCII letters folded): a regex of many
+        # alternatives costs seconds on a few megabytes, the search milliseconds.
+        self._forms: dict[bytes, list[str]] = {}
+        for form in ordered:
+            self._forms.setdefault(_folded(form), []).append(form)
 
     def __bool__(self) -> bool:
-        return self._pattern is not None
+        return bool(self._forms)
+
+    def _pattern(self, data: bytes) -> re.Pattern[str] | None:
+        """A regex of the forms that occur in `data`, longest first; None if none does."""
+        lower = data.lower()
+        found = [f for folded, forms in self._forms.items() if folded in lower for f in forms]
+        if not found:
+            return None
+        return re.compile("|".join(map(re.escape, found)), re.IGNORECASE)
 
     def text(self, text: str) -> str:
-        return text if self._pattern is None else self._pattern.sub(MASK, text)
+        pattern = self._pattern(_folded(text)) if self._forms else None
+        return text if pattern is None else pattern.sub(MASK, text)
 
     def value(self, value: Any) -> Any:
         """A copy of a JSON value with every string (and member name) redacted."""
-        if self._pattern is None:
+        if not self._forms:
             return value
+        try:
+            blob = orjson.dumps(value)
+        except (TypeError, ValueError, RecursionError):   # lone surrogates, deep nesting
+            return self._walk(value, self.text)
+        pattern = self._pattern(blob)
+        if pattern is None:
+            return value
+        return self._walk(value, lambda s: pattern.sub(MASK, s))
+
+    def _walk(self, value: Any, clean: Callable[[str], str]) -> Any:
         if isinstance(value, str):
-            return self.text(value)
+            return clean(value)
         if isinstance(value, dict):
-            return {self.text(k): self.value(v) for k, v in value.items()}
+            return {clean(k): self._walk(v, clean) for k, v in value.items()}
         if isinstance(value, list):
-            return [self.value(v) for v in value]
+            return [self._walk(v, clean) for v in value]
         return value
 
 
