@@ -144,3 +144,22 @@ def test_a_url_that_would_leave_the_servers_origin_is_not_sent(
     assert other.arrived == []
     assert result.is_error
     assert "would leave the origin of the tool's server" in result.content[0].text
+
+
+def test_a_form_encoded_query_key_with_space_and_non_ascii_is_redacted() -> None:
+    secret = "pass word/é+1"
+    scheme = {"id": "qkey", "type": "apiKey", "in": "query", "name": "k"}
+    api = RawApi(lambda a, c: respond(c, 401, f"bad key in {a.target} ({unquote(a.target)})"
+                                      .encode(), {"Content-Type": "text/plain"}))
+    base = api.start()
+    try:
+        result = call(catalog(entry("t", server=base, security=[[scheme]])), "t",
+                      environ={"TOOLCAT_DEMO_QKEY": secret})
+    finally:
+        api.stop()
+    target = api.arrived[0].target
+    assert target == "/x?k=pass+word%2F%C3%A9%2B1"
+    shown = "\n".join(strings(result.model_dump()))
+    assert "bad key in /x?k=*** (/x?k=***)" in shown
+    for form in (secret, "pass+word%2F%C3%A9%2B1", "pass+word/é+1"):
+        assert form.lower() not in shown.lower(), shown

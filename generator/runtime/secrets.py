@@ -36,6 +36,7 @@ def _encoded(value: str) -> set[str]:
     for safe in ("", "/:@!$&'()*+,;="):
         forms |= {quote(value, safe=safe, errors="replace"),
                   quote_plus(value, safe=safe, errors="replace")}
+    forms |= {f.replace(" ", "+") for f in list(forms)}   # decoded, but space as `+`
     forms |= {json.dumps(f)[1:-1] for f in list(forms)}
     forms |= {json.dumps(f, ensure_ascii=False)[1:-1] for f in list(forms)}
     return forms
