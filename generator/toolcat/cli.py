@@ -237,13 +237,19 @@ def _warn(findings: Findings | None) -> None:
               show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP transport only.")
 @click.option("--port", type=int, default=8000, show_default=True, help="HTTP transport only.")
-@click.option("--timeout", type=float, default=30.0, show_default=True,
-              help="Seconds per API request.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=30.0,
+              show_default=True,
+              help="Seconds for each whole tool call: connecting, sending, reading every "
+              "byte of the answer and following redirects (an API that drips its answer is "
+              "cut at this deadline).")
+@click.option("--log-requests", "log_requests", is_flag=False, flag_value="-", default=None,
+              metavar="[FILE|-]", help="Log each HTTP request (method, URL with secrets "
+              "redacted, status, duration) to FILE (appended) or, without FILE, to stderr.")
 def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, prefix: str,
           name_opt: str | None, validation: Mode | None, overrides: Path | None,
           overlays: tuple[Path, ...], quiet: bool, ref_root: Path | None,
           base_url: str | None, transport: str, host: str, port: int,
-          timeout: float) -> None:
+          timeout: float, log_requests: str | None) -> None:
     """Serve one committed catalog as an MCP server that calls the API.
 
     Only a fresh folder is served (the check flow): serving a catalog that no longer
@@ -275,12 +281,20 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     # Imported here: the MCP SDK costs every other command's start-up otherwise.
     import anyio  # noqa: PLC0415
 
+    from .runtime.credentials import start_warnings, unknown_schemes  # noqa: PLC0415
     from .runtime.embed import build_server, open_catalog  # noqa: PLC0415
     from .runtime.mcp_server import run_http, run_stdio  # noqa: PLC0415
+    from .runtime.request_log import open_request_log  # noqa: PLC0415
 
     catalog = open_catalog(target.output)
+    problems = unknown_schemes(catalog, target.credentials, str(config), target.name)
+    if problems:
+        raise ToolcatError(problems)
+    for line in start_warnings(catalog, target.credentials, os.environ):
+        click.echo(f"toolcat serve: {line}", err=True)
+    log = None if log_requests is None else open_request_log(log_requests)
     server = build_server(catalog, base_url=base_url, credentials=target.credentials,
-                          timeout=timeout)
+                          timeout=timeout, log=log)
     where = "stdio" if transport == "stdio" else f"http://{host}:{port}/mcp"
     # stdout carries the protocol on stdio: status goes to stderr.
     click.echo(f"toolcat serve: {target.name} ({len(catalog['tools'])} tools) on {where}",

@@ -29,5 +29,6 @@ def test_unreachable_api_is_an_error_result() -> None:
     for result in anyio.run(run):
         assert result.is_error  # type: ignore[attr-defined]
         text = result.content[0].text  # type: ignore[attr-defined]
-        assert f"The API at 127.0.0.1:{port} is unreachable" in text
-        assert "was not delivered" in text
+        assert text.startswith("Not sent: GET /api/v1/")
+        assert f"ConnectError talking to 127.0.0.1:{port}" in text
+        assert "It is safe to retry." in text

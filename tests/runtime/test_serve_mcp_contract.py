@@ -125,12 +125,12 @@ def test_output_schema_violation_is_reported_to_the_agent() -> None:
     result = _run(server, lambda c: c.call_tool("demo_get_thing", {"thingId": 6}))
     assert result.is_error
     assert "does not match this tool's outputSchema" in result.content[0].text
-    assert "id: 'seven' is not of type 'integer'" in result.content[0].text
+    assert "- /id: expected integer, got string" in result.content[0].text
 
 
 def test_success_without_json_for_a_tool_with_output_schema_is_explained() -> None:
     server, _ = _serve({8: None})
     result = _run(server, lambda c: c.call_tool("demo_get_thing", {"thingId": 8}))
     assert result.is_error
-    assert result.content[0].text == ("The API's answer has no JSON body, but this tool "
-                                      "declares an outputSchema: HTTP 204: done (no content)")
+    assert "- (root): the answer has no JSON body" in result.content[0].text
+    assert result.content[1].text == "Response body: HTTP 204: done (no content)"

@@ -32,7 +32,9 @@ def test_response_violating_output_schema_is_reported() -> None:
         httpd.shutdown()
     assert result.is_error  # type: ignore[attr-defined]
     texts = [b.text for b in result.content]  # type: ignore[attr-defined]
+    assert texts[0].startswith("The API answered GET /api/v1/schedules/3 with HTTP 200 OK: "
+                               "the call succeeded.\n")
     assert "does not match this tool's outputSchema" in texts[0]
-    assert "- id: 'seven' is not of type 'integer'" in texts[0]
+    assert "- /id: expected integer, got string" in texts[0]
     assert texts[1].startswith('Response body: {"id": "seven"')
     assert any(t.startswith('ETag: "v1"') for t in texts)

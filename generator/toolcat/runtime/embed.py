@@ -28,6 +28,7 @@ from mcp.server.lowlevel import Server
 from ..parse.limits import read_bounded
 from .api import ApiHandler, ApiOptions
 from .mcp_server import ToolOutcome, argument_errors, make_server
+from .request_log import RequestLog
 
 
 def open_catalog(folder: str | Path) -> dict[str, Any]:
@@ -39,9 +40,11 @@ def open_catalog(folder: str | Path) -> dict[str, Any]:
 
 def build_server(catalog: dict[str, Any], *, base_url: str | None = None,
                  credentials: Mapping[str, str] | None = None, timeout: float = 30.0,
-                 environ: Mapping[str, str] | None = None) -> Server[Any]:
+                 environ: Mapping[str, str] | None = None,
+                 log: RequestLog | None = None) -> Server[Any]:
     """The MCP server `toolcat serve` runs, for a catalog already in memory."""
-    options = ApiOptions(base_url=base_url, timeout=timeout, credentials=dict(credentials or {}))
+    options = ApiOptions(base_url=base_url, timeout=timeout, credentials=dict(credentials or {}),
+                         log=log)
     return make_server(str(catalog["name"]), [e["tool"] for e in catalog["tools"]],
                        ApiHandler(catalog, options, environ))
 

@@ -10,11 +10,13 @@ with `isError: true`, and structured output is checked against outputSchema befo
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import mcp_types as types
+import orjson
 import uvicorn
 from jsonschema import Draft202012Validator, ValidationError  # type: ignore[import-untyped]
 from mcp.server.lowlevel import Server
@@ -29,12 +31,19 @@ class ToolOutcome:
     `structured` is the JSON result (already wrapped as the binding's outputWrapper says);
     `text` is shown to the agent when there is no structured result or beside an error;
     `notes` are extra text blocks (an ETag to pass back as `ifMatch`, advice after a 412).
+    `answer` is the sentence a 2xx result starts with ("The API answered PUT /x with HTTP
+    200 OK: the call succeeded and was applied ..."), said first if the body then fails the
+    outputSchema; `status` the HTTP status, if any; `empty` marks an answer that has no body
+    by definition (204, 205, 304, HEAD): a success whatever the document declares.
     """
 
     structured: Any = None
     text: str | None = None
     is_error: bool = False
     notes: tuple[str, ...] = field(default=())
+    answer: str | None = None
+    status: int | None = None
+    empty: bool = False
 
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[ToolOutcome]]
@@ -114,8 +123,60 @@ def argument_errors(validator: Draft202012Validator, arguments: dict[str, Any]) 
     return sorted(set(lines))
 
 
+# In a Python str from JSON, any surrogate code point is a lone one (pairs are combined):
+# it cannot be encoded as UTF-8, and the SDK's writer would fail on it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+UNICODE_NOTE = ("Some text in the API's answer was not valid Unicode (a lone surrogate such as "
+                "\\udc00); it was replaced with U+FFFD.")
+MAX_BODY_CHARS = 4000
+
+
+def _escaped(text: str) -> str:
+    """Text that UTF-8 can carry: a lone surrogate shown as its `\\uXXXX` escape."""
+    if text.isascii():
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def unicode_clean(value: Any) -> tuple[Any, bool]:
+    """A JSON value with every lone surrogate replaced by U+FFFD, and whether one was."""
+    try:
+        orjson.dumps(value)   # refuses any text UTF-8 cannot carry: the cheap common case
+        return value, False
+    except (TypeError, ValueError, RecursionError):
+        return _replace_surrogates(value)
+
+
+def _replace_surrogates(value: Any) -> tuple[Any, bool]:
+    if isinstance(value, str):
+        if value.isascii():
+            return value, False
+        cleaned = _SURROGATE.sub("\ufffd", value)
+        return cleaned, cleaned != value
+    if isinstance(value, dict):
+        items = [(_replace_surrogates(k), _replace_surrogates(v)) for k, v in value.items()]
+        return ({k: v for (k, _), (v, _) in items},
+                any(a or b for (_, a), (_, b) in items))
+    if isinstance(value, list):
+        cleaned_items = [_replace_surrogates(v) for v in value]
+        return [v for v, _ in cleaned_items], any(c for _, c in cleaned_items)
+    return value, False
+
+
+def _surrogate_paths(value: Any, path: str) -> list[str]:
+    """Where a value holds a lone surrogate (argument name, then member names or indexes)."""
+    if isinstance(value, str):
+        return [path] if _SURROGATE.search(value) else []
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in
+                (_surrogate_paths(k, path) + _surrogate_paths(v, f"{path}[{json.dumps(k)}]"))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _surrogate_paths(v, f"{path}[{i}]")]
+    return []
+
+
 def _text(value: str) -> types.TextContent:
-    return types.TextContent(type="text", text=value)
+    return types.TextContent(type="text", text=_escaped(value))
 
 
 def _error_result(message: str, notes: Iterable[str] = ()) -> types.CallToolResult:
@@ -123,43 +184,55 @@ def _error_result(message: str, notes: Iterable[str] = ()) -> types.CallToolResu
     return types.CallToolResult(content=content, is_error=True)
 
 
+def _pointer(error: ValidationError) -> str:
+    tokens = [str(p).replace("~", "~0").replace("/", "~1") for p in error.absolute_path]
+    return "/" + "/".join(tokens) if tokens else "(root)"
+
+
+def _output_problems(validator: Draft202012Validator, value: Any) -> list[str]:
+    """One `pointer: reason` line per way `value` breaks the outputSchema (sorted)."""
+    return sorted({f"{_pointer(e)}: {_why(e)[:300]}" for e in validator.iter_errors(value)})
+
+
+def _mismatch(outcome: ToolOutcome, structured: Any, problems: list[str],
+              notes: list[str]) -> types.CallToolResult:
+    """A 2xx whose body the outputSchema does not describe: the success first, then why the
+    data comes as JSON text (a client rejects non-conforming structuredContent)."""
+    head = outcome.answer or "The tool answered."
+    report = (f"{head}\nIts answer does not match this tool's outputSchema (the API's "
+              "document does not describe it), so the data comes below as JSON text instead "
+              "of structured content:\n" + "\n".join(f"- {p}" for p in problems))
+    body = (outcome.text or "(empty)" if structured is None
+            else json.dumps(structured, ensure_ascii=False, sort_keys=True))
+    if len(body) > MAX_BODY_CHARS:
+        body = body[:MAX_BODY_CHARS] + f" ... ({len(body) - MAX_BODY_CHARS} more characters)"
+    return _error_result(report, [f"Response body: {body}", *notes])
+
+
 def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
-    notes = list(outcome.notes)
+    structured, replaced = unicode_clean(outcome.structured)
+    notes = [*outcome.notes, *([UNICODE_NOTE] if replaced else [])]
     if outcome.is_error:
         return _error_result(outcome.text or "the tool call failed", notes)
-    if entry.outputs is not None and outcome.structured is None:
-        # A client rejects a success without structuredContent from a tool with an
-        # outputSchema: say what came instead, as a result the agent can read.
-        return _error_result("The API's answer has no JSON body, but this tool declares an "
-                             "outputSchema: " + (outcome.text or "(empty)"), notes)
-    if entry.outputs is not None:
-        problems = sorted(
-            f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
-            for e in entry.outputs.iter_errors(outcome.structured)
-        )
+    if entry.outputs is not None and not (structured is None and outcome.empty):
+        problems = (["(root): the answer has no JSON body"] if structured is None
+                    else _output_problems(entry.outputs, structured))
         if problems:
-            # The API answered with something its own document does not describe: tell the
-            # agent (with the data) instead of passing on a result the client would reject.
-            body = json.dumps(outcome.structured, ensure_ascii=False, sort_keys=True)
-            report = "The API's response does not match this tool's outputSchema:\n" + "\n".join(
-                f"- {p}" for p in problems
-            )
-            return _error_result(report, [f"Response body: {body[:4000]}", *notes])
+            return _mismatch(outcome, structured, problems, notes)
     content: list[types.ContentBlock] = []
-    structured: Any = None
-    if isinstance(outcome.structured, dict) or (
-        entry.outputs is not None and outcome.structured is not None
-    ):
-        structured = outcome.structured
+    if structured is not None:
         content.append(_text(json.dumps(structured, ensure_ascii=False, sort_keys=True)))
-    elif outcome.structured is not None:
-        content.append(_text(json.dumps(outcome.structured, ensure_ascii=False, sort_keys=True)))
     if outcome.text is not None:
         content.append(_text(outcome.text))
     content.extend(map(_text, notes))
     if not content:
-        content.append(_text("OK (no content)"))
-    return types.CallToolResult(content=content, structured_content=structured)
+        content.append(_text(outcome.answer or "OK (no content)"))
+    if isinstance(structured, dict) or (entry.outputs is not None and structured is not None):
+        return types.CallToolResult(content=content, structured_content=structured)
+    if structured is None and entry.outputs is not None and entry.outputs.is_valid({}):
+        # An empty 204 of a tool whose outputSchema admits {}: a client requires structure.
+        return types.CallToolResult(content=content, structured_content={})
+    return types.CallToolResult(content=content)
 
 
 def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Server[Any]:
@@ -181,19 +254,21 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Ser
         if entry is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
         arguments = dict(params.arguments or {})
-        problems = argument_errors(entry.inputs, arguments)
+        problems = argument_errors(entry.inputs, arguments) or [
+            f"{p}: holds text that is not valid Unicode (a lone surrogate); send valid text"
+            for name, value in arguments.items()
+            for p in _surrogate_paths(name, name) + _surrogate_paths(value, name)]
         if problems:
             return _error_result(
                 "Invalid arguments; nothing was sent to the API:\n"
                 + "\n".join(f"- {p}" for p in problems)
             )
         try:
-            outcome = await handler(params.name, arguments)
+            return _result(entry, await handler(params.name, arguments))
         except MCPError:
             raise
         except Exception as exc:  # a tool failure is a result the agent sees, never code 0
             return _error_result(f"The tool failed: {type(exc).__name__}: {exc}")
-        return _result(entry, outcome)
 
     return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
 

@@ -1,0 +1,73 @@
+"""What `toolcat serve` checks about credentials before it serves (names only, never values).
+
+- A `credentials:` entry naming a security scheme no tool of the catalog uses is a typo that
+  would make every call go without it: an error (exit 2) naming the nearest scheme.
+- A credential variable that is not set: a warning naming the variable and the tools that will
+  call without any credential because of it.
+- A secret too short to be redacted safely (see `secrets.MIN_FORM`): a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import Problem, nearest
+from .api import scheme_variables
+from .secrets import MIN_FORM
+
+SHOWN_TOOLS = 5
+
+
+def unknown_schemes(catalog: dict[str, Any], credentials: Mapping[str, str], file: str,
+                    catalog_name: str) -> list[Problem]:
+    """One located problem per `credentials:` key that names no scheme of the catalog."""
+    used = scheme_variables(catalog, {})
+    problems = []
+    for key in sorted(credentials):
+        if key not in used:
+            known = ", ".join(f"'{s}'" for s in used) or "none"
+            problems.append(Problem(
+                file, f"catalogs.{catalog_name}.credentials.{key}",
+                f"no tool of this catalog uses a security scheme named '{key}'"
+                f"{nearest(key, used)}; the schemes its tools use: {known}",
+                "name a security scheme of the document (components.securitySchemes)"))
+    return problems
+
+
+def _tools_without(catalog: dict[str, Any], is_set: Mapping[str, bool], scheme: str
+                   ) -> list[str]:
+    """Tools whose every security alternative lacks a credential, one of them `scheme`."""
+    names = []
+    for entry in catalog["tools"]:
+        alternatives = entry["binding"].get("security", [])
+        usable = [alt for alt in alternatives
+                  if all(s.get("type") != "undeclared" for s in alt)]
+        if not usable or any(all(is_set[s["id"]] for s in alt) for alt in usable):
+            continue
+        if any(s["id"] == scheme for alt in usable for s in alt):
+            names.append(entry["tool"]["name"])
+    return sorted(names)
+
+
+def start_warnings(catalog: dict[str, Any], credentials: Mapping[str, str],
+                   environ: Mapping[str, str]) -> list[str]:
+    """Warnings for stderr at start: unset variables (and the tools they leave without a
+    credential), secrets too short to redact."""
+    variables = scheme_variables(catalog, credentials)
+    is_set = {s: bool(environ.get(v)) for s, v in variables.items()}
+    lines = []
+    for scheme, variable in variables.items():
+        value = environ.get(variable, "")
+        if not value:
+            tools = _tools_without(catalog, is_set, scheme)
+            if tools:
+                shown = ", ".join(tools[:SHOWN_TOOLS]) + (
+                    f" and {len(tools) - SHOWN_TOOLS} more" if len(tools) > SHOWN_TOOLS else "")
+                lines.append(f"warning: {variable} is not set (security scheme '{scheme}'): "
+                             f"{len(tools)} tool(s) will call the API without a credential: "
+                             f"{shown}")
+        elif len(value.split(":", 1)[-1]) < MIN_FORM:
+            lines.append(f"warning: {variable} holds a secret shorter than {MIN_FORM} "
+                         "characters: too short to be redacted from what the API echoes")
+    return lines
