@@ -18,8 +18,9 @@ import mcp_types as types
 import uvicorn
 from jsonschema import Draft202012Validator, ValidationError  # type: ignore[import-untyped]
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+
+from .containment import contain
 
 
 @dataclass(frozen=True)
@@ -195,13 +196,16 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Ser
             return _error_result(f"The tool failed: {type(exc).__name__}: {exc}")
         return _result(entry, outcome)
 
-    return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
+    # contain: one call can never end the server (containment.py).
+    return Server(name, on_list_tools=list_tools, on_call_tool=contain(call_tool))
 
 
 async def run_stdio(server: Server[Any]) -> None:
-    """Serve one client over stdin/stdout until it disconnects."""
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    """Serve one client over stdin/stdout until it disconnects (every request answered:
+    see stdio.py)."""
+    from .stdio import serve_stdio  # noqa: PLC0415 - stdio imports containment, as this does
+
+    await serve_stdio(server)
 
 
 async def run_http(server: Server[Any], host: str, port: int) -> None:
