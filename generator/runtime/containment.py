@@ -106,7 +106,7 @@ def contain(call_tool: CallTool) -> CallTool:
                 raise
             result = error_result("The tool failed: its handler raised CancelledError "
                                   "(the call was not cancelled by the client)")
-        except Exception as exc:  # noqa: BLE001 - one call never ends the server
+        except Exception as exc:  # one call never ends the server
             result = error_result(f"The tool failed: {type(exc).__name__}: {scrub(str(exc))}"
                                   [:2000])
         return encodable(result)

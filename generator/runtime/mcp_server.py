@@ -21,6 +21,8 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from .containment import contain
+from .stdio import serve_stdio
+from .transport_guard import TransportGuard
 
 
 @dataclass(frozen=True)
@@ -203,13 +205,15 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Ser
 async def run_stdio(server: Server[Any]) -> None:
     """Serve one client over stdin/stdout until it disconnects (every request answered:
     see stdio.py)."""
-    from .stdio import serve_stdio  # noqa: PLC0415 - stdio imports containment, as this does
-
     await serve_stdio(server)
 
 
-async def run_http(server: Server[Any], host: str, port: int) -> None:
-    """Serve streamable HTTP at `http://host:port/mcp` until cancelled."""
-    app = server.streamable_http_app(host=host)
+async def run_http(server: Server[Any], host: str, port: int,
+                   guard: TransportGuard | None = None) -> None:
+    """Serve streamable HTTP at `http://host:port/mcp` until cancelled; every request passes
+    `guard` first (default: loopback Host and Origin only, see transport_guard.py)."""
+    guard = guard or TransportGuard()
+    app = guard.wrap(server.streamable_http_app(host=host,
+                                                transport_security=guard.sdk_settings()))
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     await uvicorn.Server(config).serve()

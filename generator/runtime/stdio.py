@@ -125,12 +125,12 @@ def encode(message: types.JSONRPCMessage) -> bytes:
     """One line of JSON for `message`; never raises."""
     try:
         return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
-    except Exception:  # noqa: BLE001 - a lone surrogate, or nesting pydantic cannot write
+    except Exception:  # a lone surrogate, or nesting pydantic cannot write
         pass
     try:
         data = scrub(message.model_dump(by_alias=True, exclude_unset=True))
         return json.dumps(data, ensure_ascii=False, default=str).encode() + b"\n"
-    except Exception:  # noqa: BLE001
+    except Exception:  # even the replaced form: answer its id
         request_id = getattr(message, "id", None)
         fallback = _error(request_id, INTERNAL_ERROR, "Internal error: the answer could not "
                           "be written as JSON")
