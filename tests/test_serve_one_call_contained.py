@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from typing import Any
 
 import anyio
 import pytest
-from helpers.paths import EXAMPLE_OUTPUT, REPO
+from helpers.paths import EXAMPLE_OUTPUT
 from helpers.serve_session import http_session
+from helpers.stub import StubApi
 from mcp import Client
 from toolcat.runtime.mcp_server import ToolOutcome, make_server
-
-sys.path.insert(0, str(REPO / "scripts"))
-from stub_api import StubApi  # noqa: E402 - a script module, importable from scripts/
 
 TOOLS = [e["tool"] for e in json.loads((EXAMPLE_OUTPUT / "catalog.json").read_text())["tools"]]
 

@@ -19,9 +19,7 @@ from typing import Any
 import pytest
 from helpers.paths import REPO
 from helpers.serve_session import SERVE
-
-sys.path.insert(0, str(REPO / "scripts"))
-from stub_api import StubApi  # noqa: E402 - a script module, importable from scripts/
+from helpers.stub import StubApi
 
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {},
