@@ -52,6 +52,7 @@ class StubApi:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True   # else 40 ms per answer (delayed ACK)
 
             def _any(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
