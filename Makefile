@@ -83,4 +83,4 @@ soak: $(STAMP)
 # make test runs a fixed-seed slice (tests/test_fuzz_serve_sample.py).
 .PHONY: fuzz-serve
 fuzz-serve: $(STAMP)
-	$(BIN)/python scripts/fuzz_serve.py --cases 2000 --seed 1
+	$(BIN)/python scripts/fuzz_serve.py --cases 1000 --seed 1

@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 from helpers.inprocess import RunCli
 from helpers.paths import EXAMPLE_OUTPUT
+from toolcat import cli
+from toolcat.runtime import mcp_server as transports
+from toolcat.verify import command
 
 
 def test_serve_runs_with_the_collector_on(toolcat: RunCli,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    import toolcat.runtime.mcp_server as transports
-
     seen: list[bool] = []
 
     async def fake_stdio(server: Any) -> None:
@@ -29,8 +30,6 @@ def test_serve_runs_with_the_collector_on(toolcat: RunCli,
 
 def test_verify_runs_with_the_collector_on(toolcat: RunCli,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    import toolcat.verify.command as command
-
     seen: list[bool] = []
 
     def fake_check(*args: Any) -> Any:
@@ -44,8 +43,6 @@ def test_verify_runs_with_the_collector_on(toolcat: RunCli,
 
 def test_generate_still_runs_without_it(toolcat: RunCli,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    import toolcat.cli as cli
-
     seen: list[bool] = []
 
     def fake_generate(target: Any, config: Any) -> Any:
