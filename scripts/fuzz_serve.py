@@ -288,11 +288,15 @@ def main() -> None:
         if shown[kind] <= 5:
             print(f"FAIL {kind}: {line}"[:400])
     failed_cases = len({line.split(":")[0] for _, line in tally.failures})
+    by_shape = Counter(f"{kind} api={line.split(' api=')[1].split(':')[0]}"
+                       for kind, line in tally.failures)
     summary = {"cases": tally.cases, "failures": failed_cases, "by_class": dict(by_class),
+               "by_class_and_answer": dict(sorted(by_shape.items())),
                "api_requests": tally.sent, "shapes": dict(sorted(tally.shapes.items())),
                "seconds": round(time.monotonic() - started, 1)}
     print(json.dumps(summary, sort_keys=True) if args.json else
-          f"{summary['cases']} cases, {failed_cases} failed {dict(by_class)}; "
+          f"{summary['cases']} cases, {failed_cases} failed {dict(by_class)}; by the API's "
+          f"answer: {summary['by_class_and_answer']}; "
           f"{tally.sent} requests reached the API; {summary['seconds']} s")
     sys.exit(1 if tally.failures else 0)
 
