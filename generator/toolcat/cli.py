@@ -245,16 +245,29 @@ def _warn(findings: Findings | None) -> None:
 @click.option("--log-requests", "log_requests", is_flag=False, flag_value="-", default=None,
               metavar="[FILE|-]", help="Log each HTTP request (method, URL with secrets "
               "redacted, status, duration) to FILE (appended) or, without FILE, to stderr.")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME[:PORT]",
+              help="HTTP: a Host header clients may use besides loopback names (repeatable; "
+                   "required with a --host beyond loopback).")
+@click.option("--allow-origin", "allow_origins", multiple=True, metavar="ORIGIN",
+              help="HTTP: a browser Origin allowed besides http(s)://loopback "
+                   "(repeatable), e.g. https://app.example.com.")
+@click.option("--auth-token-env", "auth_token_env", metavar="VAR",
+              help="HTTP: every request must carry 'Authorization: Bearer <$VAR>' "
+                   "(required with a --host beyond loopback).")
 def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, prefix: str,
           name_opt: str | None, validation: Mode | None, overrides: Path | None,
           overlays: tuple[Path, ...], quiet: bool, ref_root: Path | None,
           base_url: str | None, transport: str, host: str, port: int,
-          timeout: float, log_requests: str | None) -> None:
+          timeout: float, log_requests: str | None, allow_hosts: tuple[str, ...],
+          allow_origins: tuple[str, ...], auth_token_env: str | None) -> None:
     """Serve one committed catalog as an MCP server that calls the API.
 
     Only a fresh folder is served (the check flow): serving a catalog that no longer
     matches its spec is the drift toolcat exists to stop. The folder's bytes are what runs.
+    Over HTTP, Host and Origin are always checked (docs/serve.md).
     """
+    gc.enable()   # main() turns it off for generate; a server's garbage must be collected
+    guard = _guard(transport, host, allow_hosts, allow_origins, auth_token_env)
     if base_url is not None:
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -302,7 +315,23 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     if transport == "stdio":
         anyio.run(run_stdio, server)
     else:
-        anyio.run(run_http, server, host, port)
+        anyio.run(run_http, server, host, port, guard)
+
+
+def _guard(transport: str, host: str, allow_hosts: tuple[str, ...],
+           allow_origins: tuple[str, ...], token_env: str | None) -> Any:
+    """The HTTP transport's TransportGuard, checked before any work (None on stdio)."""
+    if transport != "http":
+        if allow_hosts or allow_origins or token_env:
+            raise click.UsageError("--allow-host, --allow-origin and --auth-token-env are "
+                                   "for --transport http")
+        return None
+    from .runtime.transport_guard import GuardError, make_guard  # noqa: PLC0415
+
+    try:
+        return make_guard(host, allow_hosts, allow_origins, token_env, os.environ)
+    except GuardError as exc:
+        raise ToolcatError.single("toolcat serve", "", str(exc)) from None
 
 
 @cli.command()

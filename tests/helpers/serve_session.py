@@ -10,8 +10,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 from mcp import ClientSession, StdioServerParameters
@@ -39,11 +39,14 @@ async def stdio_session(*args: str, env: dict[str, str] | None = None,
         yield session
 
 
-@asynccontextmanager
-async def http_session(*args: str, cwd: Path = REPO) -> AsyncIterator[ClientSession]:
+@contextmanager
+def http_process(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None,
+                 host: str = "127.0.0.1") -> Iterator[int]:
+    """`toolcat serve --transport http` on a free port (yielded) until the block ends."""
     port = _free_port()
     process = subprocess.Popen([sys.executable, *SERVE, *args, "--transport", "http",
-                                "--port", str(port)], cwd=cwd, stderr=subprocess.PIPE)
+                                "--host", host, "--port", str(port)], cwd=cwd,
+                               stderr=subprocess.PIPE, env=env)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -55,11 +58,17 @@ async def http_session(*args: str, cwd: Path = REPO) -> AsyncIterator[ClientSess
                     errors = process.stderr.read() if process.stderr else b""
                     raise RuntimeError(f"toolcat serve did not start: {errors!r}") from None
                 time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@asynccontextmanager
+async def http_session(*args: str, cwd: Path = REPO) -> AsyncIterator[ClientSession]:
+    with http_process(*args, cwd=cwd) as port:
         url = f"http://127.0.0.1:{port}/mcp"
         async with streamable_http_client(url) as (read, write), ClientSession(
                 read, write) as session:
             await session.initialize()
             yield session
-    finally:
-        process.terminate()
-        process.wait(timeout=10)

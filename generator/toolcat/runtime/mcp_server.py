@@ -20,8 +20,11 @@ import orjson
 import uvicorn
 from jsonschema import Draft202012Validator, ValidationError  # type: ignore[import-untyped]
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+
+from .containment import contain
+from .stdio import serve_stdio
+from .transport_guard import TransportGuard
 
 
 @dataclass(frozen=True)
@@ -270,17 +273,22 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Ser
         except Exception as exc:  # a tool failure is a result the agent sees, never code 0
             return _error_result(f"The tool failed: {type(exc).__name__}: {exc}")
 
-    return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
+    # contain: one call can never end the server (containment.py).
+    return Server(name, on_list_tools=list_tools, on_call_tool=contain(call_tool))
 
 
 async def run_stdio(server: Server[Any]) -> None:
-    """Serve one client over stdin/stdout until it disconnects."""
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    """Serve one client over stdin/stdout until it disconnects (every request answered:
+    see stdio.py)."""
+    await serve_stdio(server)
 
 
-async def run_http(server: Server[Any], host: str, port: int) -> None:
-    """Serve streamable HTTP at `http://host:port/mcp` until cancelled."""
-    app = server.streamable_http_app(host=host)
+async def run_http(server: Server[Any], host: str, port: int,
+                   guard: TransportGuard | None = None) -> None:
+    """Serve streamable HTTP at `http://host:port/mcp` until cancelled; every request passes
+    `guard` first (default: loopback Host and Origin only, see transport_guard.py)."""
+    guard = guard or TransportGuard()
+    app = guard.wrap(server.streamable_http_app(host=host,
+                                                transport_security=guard.sdk_settings()))
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     await uvicorn.Server(config).serve()

@@ -4,21 +4,31 @@ The server validates arguments against the tool's inputSchema first (the
 catalog is the contract; pydantic cannot express all of it, see the README's
 divergence table), then the input model parses them, the implementation's
 method runs, and its output model is dumped to JSON for the structured result.
+
+One call never ends or stalls the server: each call has a deadline (`deadline` seconds,
+default 60; a handler that awaits forever gets an isError result when it passes); a handler
+that raises (``CancelledError`` included) is an isError result (``containment.py``); a plain
+``def`` method runs in a worker thread, so a handler that blocks (a database driver, a
+``time.sleep``) stalls only its own call. An ``async def`` method runs on the event loop and
+must not block it: while it blocks, no other call is served.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 import pydantic
 from mcp.server.lowlevel import Server
 
 from .mcp_server import Handler, ToolOutcome, make_server
 
 TypedServer = Server[Any]
+DEFAULT_DEADLINE = 60.0
 
 
 @dataclass(frozen=True)
@@ -28,7 +38,16 @@ class TypedTool:
     method: str
 
 
-def typed_handler(tools: Mapping[str, TypedTool], implementation: object) -> Handler:
+async def _invoke(method: Callable[..., Any], parsed: pydantic.BaseModel) -> Any:
+    """An async method on the loop; a plain one in a worker thread (it may block)."""
+    if inspect.iscoroutinefunction(method):
+        return await method(parsed)
+    result = await anyio.to_thread.run_sync(method, parsed, abandon_on_cancel=True)
+    return await result if inspect.isawaitable(result) else result
+
+
+def typed_handler(tools: Mapping[str, TypedTool], implementation: object,
+                  deadline: float = DEFAULT_DEADLINE) -> Handler:
     async def handle(name: str, arguments: dict[str, Any]) -> ToolOutcome:
         entry = tools[name]
         try:
@@ -36,9 +55,13 @@ def typed_handler(tools: Mapping[str, TypedTool], implementation: object) -> Han
         except pydantic.ValidationError as exc:
             return ToolOutcome(text=f"invalid arguments for {name}: {exc}", is_error=True)
         try:
-            result = await getattr(implementation, entry.method)(parsed)
+            with anyio.move_on_after(deadline) as limit:
+                result = await _invoke(getattr(implementation, entry.method), parsed)
         except Exception as exc:  # a failing tool is an isError result, not a protocol error
             return ToolOutcome(text=f"{name} failed: {exc}", is_error=True)
+        if limit.cancelled_caught:
+            return ToolOutcome(text=f"{name} did not finish within its deadline of "
+                               f"{deadline:g} s; it was cancelled", is_error=True)
         if entry.output is None:
             return ToolOutcome(text=json.dumps(result, sort_keys=True, default=str))
         if not isinstance(result, entry.output):
@@ -51,9 +74,10 @@ def typed_handler(tools: Mapping[str, TypedTool], implementation: object) -> Han
 
 
 def serve_typed(name: str, tools: list[dict[str, Any]], typed: Mapping[str, TypedTool],
-                implementation: object) -> TypedServer:
-    """An MCP server whose ``tools/list`` is ``tools``, calls dispatched to ``implementation``."""
+                implementation: object, *, deadline: float = DEFAULT_DEADLINE) -> TypedServer:
+    """An MCP server whose ``tools/list`` is ``tools``, calls dispatched to ``implementation``,
+    each call cancelled (an isError result) after ``deadline`` seconds."""
     missing = sorted(t["name"] for t in tools if t["name"] not in typed)
     if missing:
         raise ValueError(f"no typed entry for tools {missing}")
-    return make_server(name, tools, typed_handler(typed, implementation))
+    return make_server(name, tools, typed_handler(typed, implementation, deadline))

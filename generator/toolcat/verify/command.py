@@ -7,6 +7,7 @@ Exit codes: 0 clean, 1 drift or a contract failure, 2 a usage or connection erro
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -49,9 +50,12 @@ DRIFT = 1
               default="text", show_default=True)
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
               help="Seconds each request (and connecting) may take.")
+@click.option("--deadline", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
+              help="Seconds the whole run may take (every page, probe and call).")
 def verify(name: str | None, catalog_path: Path | None, config: Path, command: str | None,
            url: str | None, prefix: str | None, pairs: tuple[str, ...], probe: bool,
-           allow_writes: bool, call_readonly: bool, fmt: str, timeout: float) -> None:
+           allow_writes: bool, call_readonly: bool, fmt: str, timeout: float,
+           deadline: float) -> None:
     """Check that a running MCP server advertises exactly the catalog's tools.
 
     Every mismatch is reported in one run: missing and extra tools and arguments,
@@ -59,6 +63,7 @@ def verify(name: str | None, catalog_path: Path | None, config: Path, command: s
     a full-replace tool lacking a body field is critical. --probe and
     --call-readonly add the contract checks.
     """
+    gc.enable()   # main() turns it off for generate; a long run's garbage must be collected
     if (command is None) == (url is None):
         raise click.UsageError("give exactly one of --command and --url")
     if allow_writes and not probe:
@@ -68,7 +73,7 @@ def verify(name: str | None, catalog_path: Path | None, config: Path, command: s
     names = parse_names(prefix, pairs, [e["tool"]["name"] for e in entries], view.label)
     server = stdio_server(command) if command is not None else http_server(url or "")
     report = check(view.label, entries, server, names,
-                   Options(probe, allow_writes, call_readonly, timeout))
+                   Options(probe, allow_writes, call_readonly, timeout, deadline))
     click.echo(render(report, fmt), nl=False)
     if not report.clean:
         sys.exit(DRIFT)

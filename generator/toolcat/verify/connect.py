@@ -17,6 +17,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import IO, Any
 
 from ..errors import ToolcatError, fail
+from ..render.escape import visible
 
 Connector = Callable[[], AbstractAsyncContextManager[Any]]
 
@@ -30,7 +31,7 @@ class Server:
         self.stderr = stderr
 
     def failure(self, exc: BaseException | str, fix: str) -> ToolcatError:
-        reason = exc if isinstance(exc, str) else describe(exc)
+        reason = visible(exc if isinstance(exc, str) else describe(exc))
         return fail(self.label, "", f"cannot talk to the MCP server: {reason}{self._tail()}",
                     fix)
 
@@ -41,7 +42,9 @@ class Server:
         lines = [line.rstrip() for line in self.stderr.read().splitlines() if line.strip()]
         if not lines:
             return ""
-        return "\n  server stderr (last lines):\n" + "\n".join(f"    {ln}" for ln in lines[-6:])
+        # The server's own text: escape codes are shown, never run by the terminal.
+        return "\n  server stderr (last lines):\n" + "\n".join(f"    {visible(ln)}"
+                                                              for ln in lines[-6:])
 
 
 def stdio_server(command: str) -> Server:

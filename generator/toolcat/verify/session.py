@@ -11,12 +11,13 @@ reported.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
 
-from ..errors import ToolcatError
+from ..errors import ToolcatError, fail
 from . import conformance, parity, probes
 from .connect import Server, leaves
 from .findings import Finding, Note
@@ -33,6 +34,7 @@ class Options:
     allow_writes: bool = False
     call_readonly: bool = False
     timeout: float = 10.0
+    deadline: float | None = None   # seconds for the whole run
 
 
 @dataclass
@@ -41,6 +43,7 @@ class Outcome:
     server_tools: list[dict[str, Any]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
+    out_of_time: bool = False
 
 
 def run(server: Server, catalog: list[dict[str, Any]], names: NameMap,
@@ -48,8 +51,9 @@ def run(server: Server, catalog: list[dict[str, Any]], names: NameMap,
     """Everything verify checks, collected; ToolcatError (exit 2) if the server is
     unreachable or goes away."""
     outcome = Outcome()
+    _quiet_sdk()
     try:
-        anyio.run(_run, server, catalog, names, options, outcome)
+        anyio.run(_bounded, server, catalog, names, options, outcome)
     except BaseException as exc:
         found = leaves(exc)
         for leaf in found:
@@ -58,7 +62,27 @@ def run(server: Server, catalog: list[dict[str, Any]], names: NameMap,
         if any(isinstance(leaf, KeyboardInterrupt) for leaf in found):
             raise KeyboardInterrupt from None
         raise server.failure(found[0], _fix(server)) from None
+    if outcome.out_of_time:
+        raise fail(server.label, "", f"verify did not finish within --deadline "
+                   f"{options.deadline:g} s ({len(outcome.server_tools)} tools listed, "
+                   f"{len(outcome.findings)} findings so far)",
+                   "raise --deadline, or verify a server that answers faster")
     return outcome
+
+
+def _quiet_sdk() -> None:
+    """The SDK logs a traceback for every line a server writes that is not JSON: the server
+    under test decides those, verify reports what matters, and nothing else reaches stderr."""
+    sdk = logging.getLogger("mcp")
+    sdk.addHandler(logging.NullHandler())
+    sdk.propagate = False
+
+
+async def _bounded(server: Server, catalog: list[dict[str, Any]], names: NameMap,
+                   options: Options, outcome: Outcome) -> None:
+    with anyio.move_on_after(options.deadline) as limit:
+        await _run(server, catalog, names, options, outcome)
+    outcome.out_of_time = limit.cancelled_caught
 
 
 def _fix(server: Server) -> str:

@@ -1,0 +1,195 @@
+"""The stdio transport of `toolcat serve`: one JSON-RPC message per line, every request answered.
+
+The SDK's stdio transport drops a line it cannot parse (the client waits forever for its
+answer) and ends the whole server when an answer cannot be encoded. Here every line gets
+what JSON-RPC 2.0 (section 5) says:
+
+- not JSON, or not UTF-8: `-32700` parse error (with the request's id when one can be read);
+- a batch (an array; MCP removed batches in 2025-06-18): `-32600` for every request in it;
+- JSON nested deeper than `MAX_DEPTH`, or not a JSON-RPC message: `-32600` with its id;
+- an answer that cannot be encoded (a lone surrogate): its text is replaced (U+FFFD), and if
+  it still cannot be written, a `-32603` error for its id.
+
+While serving, fd 0 reads the null device and fd 1 writes to stderr (as the SDK does), so
+stray output of a handler or a child process never corrupts the protocol stream.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, BinaryIO
+
+import anyio
+import mcp_types as types
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.server.lowlevel import Server
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
+
+from .containment import scrub
+
+MAX_DEPTH = 128
+PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR = -32700, -32600, -32603
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]|[^\s\[\]{}:,"]+')
+
+
+def top_level_id(text: str) -> Any:
+    """The `id` member of a top-level JSON object, read without parsing the rest (which may
+    be too deep or broken); None when there is none to read."""
+    tokens = [m.group() for m in _TOKEN.finditer(text)]
+    depth = 0
+    for i, token in enumerate(tokens):
+        if token in "[{":
+            depth += 1
+        elif token in "]}":
+            depth -= 1
+        elif depth == 1 and token == '"id"' and tokens[i + 1:i + 2] == [":"] and i + 2 < len(
+                tokens):
+            try:
+                found = json.loads(tokens[i + 2])
+            except ValueError:
+                return None
+            return found if isinstance(found, str | int) and not isinstance(found, bool) else None
+    return None
+
+
+def _depth(value: Any) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict)
+                                                  else item))
+    return deepest
+
+
+def _error(request_id: Any, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id,
+                              error=types.ErrorData(code=code, message=message))
+
+
+def _id_of(value: Any) -> Any:
+    found = value.get("id") if isinstance(value, dict) else None
+    return found if isinstance(found, str | int) and not isinstance(found, bool) else None
+
+
+def read_line(line: bytes) -> types.JSONRPCMessage | list[types.JSONRPCError] | None:
+    """A message for the server, or the error answers the line gets instead (None: none)."""
+    if not line.strip():
+        return None
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        guess = top_level_id(line.decode("utf-8", errors="replace"))
+        return [_error(guess, PARSE_ERROR, f"Parse error: the line is not UTF-8 ({exc.reason} "
+                                           f"at byte {exc.start})")]
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        return [_error(top_level_id(text), INVALID_REQUEST,
+                       f"Invalid Request: the message nests deeper than {MAX_DEPTH} levels")]
+    except ValueError as exc:
+        return [_error(top_level_id(text), PARSE_ERROR, f"Parse error: {exc}")]
+    return _message(value)
+
+
+def _message(value: Any) -> types.JSONRPCMessage | list[types.JSONRPCError]:
+    if isinstance(value, list):
+        ids = [_id_of(item) for item in value if isinstance(item, dict) and "method" in item
+               and _id_of(item) is not None]
+        why = ("Invalid Request: JSON-RPC batches are not supported (MCP removed them in "
+               "2025-06-18); send one message per line")
+        return [_error(i, INVALID_REQUEST, why) for i in ids] or [_error(None, INVALID_REQUEST,
+                                                                         why)]
+    if _depth(value) > MAX_DEPTH:
+        return [_error(_id_of(value), INVALID_REQUEST,
+                       f"Invalid Request: the message nests deeper than {MAX_DEPTH} levels")]
+    try:
+        message: types.JSONRPCMessage = types.jsonrpc_message_adapter.validate_python(
+            value, by_name=False)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = "/".join(map(str, first["loc"][1:])) or "(message)"
+        return [_error(_id_of(value), INVALID_REQUEST,
+                       f"Invalid Request: not a JSON-RPC 2.0 message ({where}: {first['msg']})")]
+    return message
+
+
+def encode(message: types.JSONRPCMessage) -> bytes:
+    """One line of JSON for `message`; never raises."""
+    try:
+        return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+    except Exception:  # a lone surrogate, or nesting pydantic cannot write
+        pass
+    try:
+        data = scrub(message.model_dump(by_alias=True, exclude_unset=True))
+        return json.dumps(data, ensure_ascii=False, default=str).encode() + b"\n"
+    except Exception:  # even the replaced form: answer its id
+        request_id = getattr(message, "id", None)
+        fallback = _error(request_id, INTERNAL_ERROR, "Internal error: the answer could not "
+                          "be written as JSON")
+        return fallback.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+
+
+async def _read(wire: BinaryIO, inbox: MemoryObjectSendStream[SessionMessage | Exception],
+                outbox: MemoryObjectSendStream[SessionMessage]) -> None:
+    lines = anyio.wrap_file(wire)
+    async with inbox, outbox:
+        async for line in lines:
+            got = read_line(line)
+            if isinstance(got, list):
+                for answer in got:
+                    await outbox.send(SessionMessage(answer))
+            elif got is not None:
+                await inbox.send(SessionMessage(got))
+
+
+async def _write(wire: BinaryIO, outbox: MemoryObjectReceiveStream[SessionMessage]) -> None:
+    out = anyio.wrap_file(wire)
+    async with outbox:
+        async for item in outbox:
+            await out.write(encode(item.message))
+            await out.flush()
+
+
+@contextmanager
+def _claimed(stdin: BinaryIO | None, stdout: BinaryIO | None) -> Iterator[tuple[BinaryIO,
+                                                                                  BinaryIO]]:
+    """The wire's streams; fd 0/1 diverted (null device, stderr) while they are the wire."""
+    if stdin is not None and stdout is not None:
+        yield stdin, stdout
+        return
+    sys.stdout.flush()
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(2, 1)
+    os.close(null)
+    try:
+        with os.fdopen(wire_in, "rb", closefd=False) as read_end, \
+                os.fdopen(wire_out, "wb", closefd=False) as write_end:
+            yield stdin or read_end, stdout or write_end
+    finally:
+        os.dup2(wire_in, 0)
+        os.dup2(wire_out, 1)
+        os.close(wire_in)
+        os.close(wire_out)
+
+
+async def serve_stdio(server: Server[Any], stdin: BinaryIO | None = None,
+                      stdout: BinaryIO | None = None) -> None:
+    """Serve one client over stdin/stdout (or the given binary streams) until it disconnects."""
+    with _claimed(stdin, stdout) as (wire_in, wire_out):
+        inbox_send, inbox = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        outbox, outbox_receive = anyio.create_memory_object_stream[SessionMessage](0)
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(_read, wire_in, inbox_send, outbox.clone())
+            tasks.start_soon(_write, wire_out, outbox_receive)
+            async with outbox:
+                await server.run(inbox, outbox, server.create_initialization_options())
