@@ -73,7 +73,7 @@ clean:
 # Model/inputSchema parity on a larger corpus sample with more drawn instances.
 .PHONY: models-parity
 models-parity: $(STAMP)
-	TOOLCAT_PARITY_FULL=1 $(BIN)/python -m pytest -q -n 2 tests/test_models_parity.py
+	TOOLCAT_PARITY_FULL=1 $(BIN)/python -m pytest -q -n 2 tests/models/test_models_parity.py
 
 # Memory of a long-running `toolcat serve`: 20,000 calls over stdio against a local stub API,
 # RSS at start and end (issue 21).
@@ -82,7 +82,7 @@ soak: $(STAMP)
 	$(BIN)/python scripts/soak_serve.py --calls 20000
 
 # `toolcat serve` against hostile arguments and hostile API answers (scripts/fuzz_serve.py);
-# make test runs a fixed-seed slice (tests/test_fuzz_serve_sample.py).
+# make test runs a fixed-seed slice (tests/runtime/test_fuzz_serve_sample.py).
 .PHONY: fuzz-serve
 fuzz-serve: $(STAMP)
 	$(BIN)/python scripts/fuzz_serve.py --cases 1000 --seed 1

@@ -13,7 +13,7 @@ CPU time (user + sys, median) is printed too: on a busy machine wall time says
 more about the neighbours than about toolcat.
 
 Prints a Markdown table on stdout, progress on stderr. Not part of the test suite
-(tests/test_bench_script.py only checks that it still runs).
+(tests/project/test_bench_script.py only checks that it still runs).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ definitions), datamodel-code-generator, and black. A document whose models fail
 to render says why in the last column.
 
 Prints a Markdown table on stdout, progress on stderr. Not part of the test
-suite (tests/test_bench_models_script.py only checks that it still runs).
+suite (tests/project/test_bench_models_script.py only checks that it still runs).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ bench.py measures toolcat: wall time (median of the runs) and peak RSS (ru_maxrs
 os.wait4, max of the runs). A run still going after --timeout seconds is killed.
 
 Prints a Markdown table on stdout, progress on stderr. Not part of the test suite
-(tests/test_bench_peers_script.py runs the toolcat half on the OAI petstore).
+(tests/project/test_bench_peers_script.py runs the toolcat half on the OAI petstore).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ For each document of tests/corpus/docs.py that toolcat generates, every tool get
 request `toolcat serve` would send (no network), and the independent oracle in
 .venv-oracle judges it against the ORIGINAL document. Prints a Markdown table (accepted /
 judged, pinned exceptions apart, and what was not) on stdout. Run by `make serve-oracle`;
-`make test` runs a small fixed slice (tests/test_serve_corpus_offline.py).
+`make test` runs a small fixed slice (tests/runtime/test_serve_corpus_offline.py).
 
     .venv/bin/python scripts/serve_oracle.py --count 2 corpus/museum/openapi.yaml
     .venv/bin/python scripts/serve_oracle.py --tools 300 corpus/github/api.github.com.json

@@ -1,9 +1,9 @@
 """What a killed run leaves behind is undone by the next run (issue 9.12).
 
 A generate killed between its two renames leaves the folder moved aside: the next
-generate puts it back (check changes nothing: tests/test_check_changes_nothing.py).
+generate puts it back (check changes nothing: tests/check/test_check_changes_nothing.py).
 Staging folders of killed runs are removed by the next generate (those of live runs
-are not, nor any toolcat cannot prove it made: tests/test_deletes_only_its_own.py).
+are not, nor any toolcat cannot prove it made: tests/check/test_deletes_only_its_own.py).
 The forked validator does not outlive its parent.
 """
 

@@ -1,8 +1,8 @@
 """The folder's record is provenance: portable, deterministic, and never evidence.
 
 `generate` writes ``.toolcat-inputs.json`` (generator/output/record.py). `check`
-compares it like every file but trusts nothing in it (tests/test_check_forgeries.py
-forges it; tests/test_check_compares_everything.py).
+compares it like every file but trusts nothing in it (tests/check/test_check_forgeries.py
+forges it; tests/check/test_check_compares_everything.py).
 """
 
 from __future__ import annotations

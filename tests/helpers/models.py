@@ -21,7 +21,7 @@ from toolcat.output.files import Files
 _counter = itertools.count()
 
 # Where pydantic cannot say what the inputSchema says: keyword -> why. The README's
-# "Models" section explains each; tests/test_models_parity.py proves each one real.
+# "Models" section explains each; tests/models/test_models_parity.py proves each one real.
 DIVERGENCES = {
     "null-for-optional": "an optional property that is not nullable becomes `X | None = None` "
                          "in pydantic, so the model accepts an explicit null the schema "

@@ -283,11 +283,11 @@ FIXTURES = {
 
 
 # Stock PyYAML builds these as self-containing values that no later stage (nor JSON)
-# can hold: toolcat refuses them, located (tests/test_yaml_alias_budget.py).
+# can hold: toolcat refuses them, located (tests/load/test_yaml_alias_budget.py).
 REFUSED = {"alias inside its own sequence", "alias inside its own mapping",
            "alias inside its own nested sequence"}
 # Numbers JSON cannot hold (infinity, NaN): refused at their line, never written as
-# null (tests/test_values_kept_exactly.py); the words PyYAML would read as text stay.
+# null (tests/load/test_values_kept_exactly.py); the words PyYAML would read as text stay.
 NON_FINITE = "infinities and nan"
 
 

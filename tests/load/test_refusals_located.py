@@ -8,7 +8,7 @@ validator failed: IndexError", Swagger 2.0 documents with a wrongly typed
 ``consumes``/``produces``/``schemes``/``basePath`` ended in an internal error
 (the converter ran before the validator's located message), and a folder that
 could not be written ended in an internal error too. Two generates at once for
-one folder now take turns (tests/test_concurrent_generate.py).
+one folder now take turns (tests/check/test_concurrent_generate.py).
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ def test_yaml_keys_and_dates_stay_text(tmp_path: Path) -> None:
     on, at = (p["schema"] for p in data["paths"]["/events"]["get"]["parameters"][1:])
     assert on["enum"] == ["on", "off", "yes", "no"]
     assert at == {"type": "string", "example": "18:00"}
-    # .inf is a YAML 1.2 float JSON cannot hold: refused (tests/test_values_kept_exactly.py)
+    # .inf is a YAML 1.2 float JSON cannot hold: refused (tests/load/test_values_kept_exactly.py)
     data, _ = read_document(write_spec(tmp_path, "n: [02134, 1e5, 0x1f, 0o17, -1.5, true, ~]\n"))
     assert data["n"] == [2134, 100000.0, 31, 15, -1.5, True, None]
 

@@ -4,7 +4,7 @@ judged against the ORIGINAL documents by the independent oracle (tests/oracle, i
 A fixed-seed slice runs here: every tool of a Swagger 2.0 multi-file document and of a 3.1
 one, and, from the larger documents, the named tools that taught the oracle and the runtime
 a class of their own (each also has a fixture test, tests/test_serve_oracle_*.py and
-tests/test_serve_wildcard_body_type.py). The whole corpus is `make serve-oracle`
+tests/runtime/test_serve_wildcard_body_type.py). The whole corpus is `make serve-oracle`
 (scripts/serve_oracle.py). A request the oracle rejects fails the test unless it is pinned
 (tests/oracle/exceptions.py: the document's fault or the validator's) or one of the catalog
 gaps below, by tool and phrase; a pin or gap that no longer shows turns the test red too.

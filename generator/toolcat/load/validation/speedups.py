@@ -29,7 +29,7 @@ so nothing outside validation ever runs patched code.
   for the one format the metaschema names (``regex``); when it finds the schema valid,
   no error can come from the Python check and it is skipped. Any
   other answer (invalid, a value jsonschema-rs cannot take) runs the Python check, so
-  the errors and their messages are Python's. ``tests/test_validator_prefilter.py``
+  the errors and their messages are Python's. ``tests/validation/test_validator_prefilter.py``
   holds jsonschema-rs to being at least as strict, on every schema of the corpus and on
   generated ones.
 * ``schema-keywords``: the validator's walk over a schema asks ``"allOf" in schema``
