@@ -72,3 +72,8 @@ clean:
 .PHONY: models-parity
 models-parity: $(STAMP)
 	TOOLCAT_PARITY_FULL=1 $(BIN)/python -m pytest -q -n 2 tests/test_models_parity.py
+
+# Every pattern of every emitted schema of the whole corpus compiles as ECMA-262.
+.PHONY: patterns-full
+patterns-full: $(STAMP)
+	TOOLCAT_PATTERNS_FULL=1 $(BIN)/python -m pytest -q tests/test_ecma_patterns.py

@@ -38,6 +38,7 @@ def _constraints() -> dict[str, str]:
 # (see pyproject.toml): exact. Every other runtime requirement is a range, so toolcat
 # installs beside a project's own pins; development tools stay exact.
 EXACT = {"black", "datamodel-code-generator", "jsonschema", "jsonschema-path", "jsonschema-rs",
+         "regress",   # the ECMA-262 engine of every pattern verdict (vocab/ecma.py)
          "openapi-schema-validator", "openapi-spec-validator", "orjson", "pathable", "pyyaml",
          "referencing"}
 

@@ -21,6 +21,8 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
+from ..vocab.ecma import ECMAValidator
+
 
 @dataclass(frozen=True)
 class ToolOutcome:
@@ -64,10 +66,9 @@ def _entry(tool: dict[str, Any]) -> _Entry:
     return _Entry(
         tool=tool,
         wire=types.Tool.model_validate(tool),
-        inputs=Draft202012Validator(
-            tool["inputSchema"], format_checker=Draft202012Validator.FORMAT_CHECKER
-        ),
-        outputs=None if output_schema is None else Draft202012Validator(output_schema),
+        # ECMA-262 patterns (vocab/ecma.py): Python's `re` refuses or misreads some.
+        inputs=ECMAValidator(tool["inputSchema"], format_checker=ECMAValidator.FORMAT_CHECKER),
+        outputs=None if output_schema is None else ECMAValidator(output_schema),
     )
 
 
