@@ -111,3 +111,44 @@ def _is_regex(instance: object) -> bool:
 
 ECMAValidator: Any = validators.extend(Draft202012Validator, _keywords_with_engine(),
                                        format_checker=_format_checker())
+
+
+def python_spelling(pattern: str) -> str:
+    """``pattern`` with ECMA-262's spellings of named groups and their backreferences
+    (``(?<name>...)``, ``\\k<name>``) respelled as Python's ``re`` and Rust's ``regex``
+    (pydantic's two engines) write them (``(?P<name>...)``, ``(?P=name)``); everything
+    else as it is. For generated pydantic models, which check a value after the
+    inputSchema (ECMA-262) has."""
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            name = _backreference(pattern, i)
+            if name is not None and not in_class:
+                out.append(f"(?P={name})")
+                i += len(name) + 4
+                continue
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+        elif char == "]" and in_class:
+            in_class = False
+        elif not in_class and pattern.startswith("(?<", i) and pattern[i + 3:i + 4] not in (
+                "=", "!"):
+            out.append("(?P<")
+            i += 3
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def _backreference(pattern: str, at: int) -> str | None:
+    """The group name of a ``\\k<name>`` at ``at``, else None."""
+    if not pattern.startswith("\\k<", at):
+        return None
+    end = pattern.find(">", at + 3)
+    return pattern[at + 3:end] if end > at + 3 else None
