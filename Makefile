@@ -86,3 +86,8 @@ soak: $(STAMP)
 .PHONY: fuzz-serve
 fuzz-serve: $(STAMP)
 	$(BIN)/python scripts/fuzz_serve.py --cases 1000 --seed 1
+
+# Every pattern of every emitted schema of the whole corpus compiles as ECMA-262.
+.PHONY: patterns-full
+patterns-full: $(STAMP)
+	TOOLCAT_PATTERNS_FULL=1 $(BIN)/python -m pytest -q tests/model/test_ecma_patterns.py

@@ -70,7 +70,11 @@ def _parts(prop: dict[str, Any], key: str) -> list[Any]:
 def test_open_members_and_items_are_scalars(made: tuple[Any, dict[str, Any]]) -> None:
     props = tool(made[1], "get_thing")["tool"]["inputSchema"]["properties"]
     for name in ("id", "prefs"):
-        assert {"not": {"type": NESTED}} in _parts(props[name], "additionalProperties"), name
+        assert {"type": NESTED} in [m["not"] for m in _parts(props[name],
+                                                              "additionalProperties")], name
+    # a path member is no dot segment either (tests/test_path_dot_segments.py)
+    assert _parts(props["id"], "additionalProperties")[0]["allOf"] == [
+        {"not": {"enum": [".", ".."]}}]
     for name in ("id", "tags"):
         assert [item["not"] for item in _parts(props[name], "items")] == [
             {"type": NESTED}], name

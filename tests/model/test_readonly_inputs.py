@@ -99,11 +99,14 @@ def test_parameter_with_readonly_schema_stays(tmp_path: Path) -> None:
 
 
 def test_outputs_keep_readonly_and_drop_writeonly(tmp_path: Path) -> None:
+    """A writeOnly property's schema leaves the output; its name stays allowed (``true``,
+    issue 22 item 6: a response SHOULD NOT carry it, and may)."""
     output = tool(_catalog(tmp_path), "create_item")["tool"]["outputSchema"]
     text = str(output)
     assert "'created'" in text
     assert "'id'" in text
-    assert "password" not in text
+    assert "'password': True" in text
+    assert "writeOnly" not in text
 
 
 def test_digitalocean_ssh_key_ids_are_not_inputs() -> None:

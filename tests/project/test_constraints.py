@@ -38,8 +38,10 @@ def _constraints() -> dict[str, str]:
 # (see pyproject.toml): exact. Every other runtime requirement is a range, so toolcat
 # installs beside a project's own pins; development tools stay exact.
 EXACT = {"black", "datamodel-code-generator", "jsonpath-rfc9535", "jsonschema",
-         "jsonschema-path", "jsonschema-rs", "openapi-schema-validator", "openapi-spec-validator",
-         "orjson", "pathable", "pyyaml", "referencing"}
+         "jsonschema-path", "jsonschema-rs",
+         "regress",   # the ECMA-262 engine of every pattern verdict (vocab/ecma.py)
+         "openapi-schema-validator", "openapi-spec-validator", "orjson", "pathable", "pyyaml",
+         "referencing"}
 
 
 def _project() -> dict[str, Any]:

@@ -36,8 +36,6 @@ def test_never_dies_nor_hangs(summary: dict[str, Any]) -> None:
     assert len(summary["shapes"]) > 5, summary
 
 
-@pytest.mark.xfail(reason="issue 21 items 1-3 (dot segments, echoed secrets) are fixed on "
-                   "other branches; drop this mark once they are merged", strict=False)
 def test_never_leaves_the_template_nor_shows_a_secret(summary: dict[str, Any]) -> None:
     assert summary["by_class"].get("outside-template", 0) == 0, summary["report"]
     assert summary["by_class"].get("secret-shown", 0) == 0, summary["report"]

@@ -10,6 +10,7 @@ every wire name, so nothing is lost and nothing overwrites anything.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +51,11 @@ class Inputs:
 
 
 def _param(defs: Definitions, param: dict[str, Any], loc: str,
-           siblings: frozenset[str] = frozenset()) -> tuple[Candidate, set[str]]:
+           siblings: frozenset[str] = frozenset(),
+           credentials: frozenset[str] = frozenset()) -> tuple[Candidate, set[str]]:
+    """One parameter as a candidate argument. ``siblings``: the other parameters of its
+    location; ``credentials``: the apiKey names the operation's security sends there
+    (an exploded object's members may take neither name)."""
     location = param["in"]
     extra: dict[str, Any] = {}
     raw_schema = param.get("schema")
@@ -72,7 +77,8 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str,
     if "content_type" not in extra:   # a JSON-encoded value is never empty on the wire
         target = defs.resolve_shallow(raw_schema, loc)[0] if raw_schema is not None else None
         spread = extra["style"] == "form" and extra["explode"] and location in ("query", "cookie")
-        taken = (siblings - _member_names(defs, raw_schema, loc, 0)) if spread else frozenset()
+        taken = ((siblings - _member_names(defs, raw_schema, loc, 0)) | credentials
+                 if spread else frozenset())
         schema = defs.relocated(wire.parameter_schema(schema, target, location,
                                                       param.get("allowEmptyValue") is True,
                                                       required, taken, extra["style"]),
@@ -334,7 +340,10 @@ def _binary_parts(prop: Any) -> Any:
     return out
 
 
-def build_inputs(defs: Definitions, op: Operation) -> Inputs:
+def build_inputs(defs: Definitions, op: Operation,
+                 credentials: Mapping[str, frozenset[str]] | None = None) -> Inputs:
+    """``credentials``: per location, the apiKey names the operation's security sends."""
+    credentials = credentials or {}
     candidates: list[Candidate] = []
     ignored: list[dict[str, str]] = []
     refs: set[str] = set()
@@ -349,7 +358,8 @@ def build_inputs(defs: Definitions, op: Operation) -> Inputs:
                        "use path, query, header or cookie")
         siblings = frozenset(p["name"] for p, _ in op.parameters
                              if p["in"] == param["in"] and p["name"] != param["name"])
-        cand, used = _param(defs, param, loc, siblings)
+        cand, used = _param(defs, param, loc, siblings,
+                            credentials.get(param["in"], frozenset()))
         candidates.append(cand)
         refs |= used
     body = _body(defs, op)

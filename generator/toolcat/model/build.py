@@ -17,7 +17,7 @@ from .naming import tool_name
 from .operations import Operation, operations
 from .outputs import build_outputs
 from .selection import Selected, select_operations
-from .servers import security, servers
+from .servers import credential_names, security, servers
 from .types import Binding, Tool
 
 _READ = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True}
@@ -42,7 +42,8 @@ def describe(op: Operation) -> tuple[str | None, str]:
 
 def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool,
                document: dict[str, Any]) -> Tool:
-    inputs = build_inputs(defs, op)
+    requirements = security(defs, document, op.node)
+    inputs = build_inputs(defs, op, credential_names(requirements))
     outputs = build_outputs(defs, op)
     input_schema = dict(inputs.schema)
     if inputs.defs:
@@ -58,7 +59,7 @@ def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool,
                       servers=servers(defs.file, [(op.node.get("servers"), f"{op.pointer}/servers"),
                                                   op.item_servers,
                                                   (document.get("servers"), "/servers")]),
-                      security=security(defs, document, op.node),
+                      security=requirements,
                       body_required=inputs.body_required)
     return Tool(name, title, description, input_schema, output_schema, annotations, binding)
 

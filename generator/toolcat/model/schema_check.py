@@ -8,6 +8,11 @@ would otherwise reach clients as a schema they cannot compile. Each tool's
 back in the spec through ``Definitions.origins``: the pointer of the deepest
 emitted node on the failing path that the rewriter recorded, followed by the rest
 of the path (``/paths/~1a/post/requestBody/content/application~1json/schema/minimum``).
+
+Every ``pattern`` and ``patternProperties`` key of a schema that passes is then compiled
+as the ECMA-262 regular expression it is (``vocab/ecma.py``, the engine ``serve`` and
+``verify`` validate with), so a pattern no engine can compile is a located error here,
+never a crash at call time.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ import jsonschema_rs
 
 from ..errors import Problem, ToolcatError
 from ..normalise.defs import Definitions
+from ..vocab.ecma import EcmaPatternError, compile_pattern
+from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from ..vocab.pointers import escape_token
 from .types import Tool
 
@@ -31,6 +38,7 @@ def check_schemas(tools: list[Tool], file: str, defs: Definitions) -> None:
     """
     problems = []
     checked: set[int] = set()
+    walked: set[int] = set()
     for tool in tools:
         for kind, schema in (("inputSchema", tool.input_schema),
                              ("outputSchema", tool.output_schema)):
@@ -39,6 +47,10 @@ def check_schemas(tools: list[Tool], file: str, defs: Definitions) -> None:
             error = _first_error(schema, checked)
             if error is not None:
                 problems.append(_problem(tool, kind, schema, *error, file, defs))
+                continue
+            problems += [_pattern_problem(tool, kind, schema, path, pattern, str(exc), file,
+                                          defs)
+                         for path, pattern, exc in _schema_patterns(schema, walked)]
     if problems:
         raise ToolcatError(problems)
 
@@ -61,8 +73,59 @@ def _first_error(schema: dict[str, Any],
     return None
 
 
-def _problem(tool: Tool, kind: str, schema: dict[str, Any], exc: jsonschema_rs.ValidationError,
-             path: list[Any], file: str, defs: Definitions) -> Problem:
+def _schema_patterns(schema: dict[str, Any], walked: set[int]
+                     ) -> list[tuple[list[Any], str, EcmaPatternError]]:
+    """``_bad_patterns`` of a tool schema; a shared ``$defs`` entry is walked once."""
+    shared = schema.get("$defs")
+    shared = shared if isinstance(shared, dict) else {}
+    found = _bad_patterns({k: v for k, v in schema.items() if k != "$defs"}, [], 0)
+    for name, sub in shared.items():
+        if id(sub) not in walked:
+            walked.add(id(sub))
+            found += _bad_patterns(sub, ["$defs", name], 0)
+    return found
+
+
+def _bad_patterns(node: Any, path: list[Any], depth: int
+                  ) -> list[tuple[list[Any], str, EcmaPatternError]]:
+    """(path, pattern, why) of every pattern under the schema ``node`` that is not an
+    ECMA-262 regular expression; a pattern's path ends in ``pattern`` or in its
+    ``patternProperties`` key."""
+    if not isinstance(node, dict) or depth > 500:
+        return []
+    found: list[tuple[list[Any], str, EcmaPatternError]] = []
+    texts = [(["pattern"], node.get("pattern"))] if isinstance(node.get("pattern"), str) else []
+    names = node.get("patternProperties")
+    texts += [(["patternProperties", k], k) for k in (names if isinstance(names, dict) else {})]
+    for where, text in texts:
+        try:
+            compile_pattern(str(text))
+        except EcmaPatternError as exc:
+            found.append(([*path, *where], str(text), exc))
+    for key, value in node.items():
+        if key in SUBSCHEMA_ONE:
+            found += _bad_patterns(value, [*path, key], depth + 1)
+        elif key in SUBSCHEMA_MAP and isinstance(value, dict):
+            for name, sub in value.items():
+                found += _bad_patterns(sub, [*path, key, name], depth + 1)
+        elif key in SUBSCHEMA_LIST and isinstance(value, list):
+            for i, sub in enumerate(value):
+                found += _bad_patterns(sub, [*path, key, i], depth + 1)
+    return found
+
+
+def _pattern_problem(tool: Tool, kind: str, schema: dict[str, Any], path: list[Any],
+                     pattern: str, why: str, file: str, defs: Definitions) -> Problem:
+    location, emitted = _located(tool, schema, path, defs)
+    return Problem(file, location, f"tool '{tool.name}': its {kind} has the pattern "
+                   f"{pattern!r} at {emitted}, which is {why}",
+                   "write the pattern in ECMA-262 syntax (JSON Schema patterns are "
+                   "ECMA-262 regular expressions), e.g. with an override or in the document")
+
+
+def _located(tool: Tool, schema: dict[str, Any], path: list[Any],
+             defs: Definitions) -> tuple[str, str]:
+    """The spec pointer an emitted ``path`` comes from, and the emitted pointer."""
     where, rest = defs.origin(schema) or tool.binding.pointer, path
     node: Any = schema
     for i, token in enumerate(path):
@@ -72,6 +135,12 @@ def _problem(tool: Tool, kind: str, schema: dict[str, Any], exc: jsonschema_rs.V
             where, rest = found, path[i + 1:]
     location = where + "".join("/" + escape_token(str(t)) for t in rest)
     emitted = "".join("/" + escape_token(str(t)) for t in path) or "/"
+    return location, emitted
+
+
+def _problem(tool: Tool, kind: str, schema: dict[str, Any], exc: jsonschema_rs.ValidationError,
+             path: list[Any], file: str, defs: Definitions) -> Problem:
+    location, emitted = _located(tool, schema, path, defs)
     value = repr(exc.instance)
     value = value if len(value) <= 80 else value[:77] + "..."
     return Problem(file, location, f"tool '{tool.name}': its {kind} would not be valid JSON "

@@ -75,3 +75,16 @@ def security(defs: Definitions, document: dict[str, Any],
         names = sorted(requirement) if isinstance(requirement, dict) else []
         out.append(tuple(_scheme(defs, document, n) for n in names))
     return tuple(out)
+
+
+def credential_names(alternatives: tuple[tuple[dict[str, Any], ...], ...]
+                     ) -> dict[str, frozenset[str]]:
+    """Per location (query, header, cookie), the names of the apiKey credentials any
+    alternative of ``alternatives`` sends there: no argument may write one of them."""
+    out: dict[str, set[str]] = {}
+    for alternative in alternatives:
+        for scheme in alternative:
+            if scheme["type"] == "apiKey" and isinstance(scheme.get("name"), str) \
+                    and isinstance(scheme.get("in"), str):
+                out.setdefault(scheme["in"], set()).add(scheme["name"])
+    return {where: frozenset(names) for where, names in sorted(out.items())}

@@ -7,6 +7,13 @@ request the API's own document accepts (issue 11, measured by tests/oracle):
 * a path value that is an empty string or an empty list leaves an empty segment
   (``DELETE /api/session/`` is a different resource): ``minLength: 1`` /
   ``minItems: 1``;
+* a path value, list item, object member name or member value that is a dot segment
+  (``.`` or ``..``) is removed by the HTTP client or a normalising server (RFC 3986
+  5.2.4): ``delete_repo {"user": "..", "repo": ".."}`` reached ``DELETE /api``. In every
+  style, ``not: {enum: [".", ".."]}`` on the value, its items, members and member names
+  (``DOT_SEGMENTS``; the runtime refuses them too);
+* a required header or cookie string that is empty is read as absent by many servers
+  (and by Prism): ``minLength: 1``, as for path and query values;
 * a query value that is empty (``name=``) is only allowed with ``allowEmptyValue``:
   ``minLength: 1`` / ``minItems: 1`` otherwise;
 * an empty list cannot be sent in a header or a cookie, or as a required query
@@ -23,7 +30,9 @@ request the API's own document accepts (issue 11, measured by tests/oracle):
   ``name=value``: a member named like another parameter of that location (openai's
   free-form ``metadata`` beside ``limit`` and ``order``) would be read as that parameter:
   ``propertyNames: {not: {enum: [...]}}`` (names the object itself declares stay: a
-  document that declares both is at fault);
+  document that declares both is at fault); the names of the apiKey credentials the
+  operation's security sends in that location count as parameters (a cookie member
+  ``sid`` beside an apiKey cookie ``sid`` shadowed the tool's own key);
 * a ``null`` item of a list parameter has no serialisation (RFC 6570 drops it or sends an
   empty value), nor, where empty values are refused, an empty string item:
   ``items: {not: {type: null}}`` (``minLength: 1`` too), added beside the schema in
@@ -55,7 +64,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..vocab.patterns import BASE64_PATTERN
+from ..vocab.patterns import BASE64_PATTERN, DOT_SEGMENTS
 from .types import ArgumentBinding
 
 __all__ = ["BASE64_PATTERN", "COOKIE_PATTERN", "DEEP_OBJECT_NAME", "HEADER_PATTERN"]
@@ -139,6 +148,16 @@ def _below(target: Any, key: str) -> dict[str, Any]:
     return {"not": {"type": ["null", *_NESTED] if open_below(target, key) else "null"}}
 
 
+NOT_DOT_SEGMENT: dict[str, Any] = {"not": {"enum": list(DOT_SEGMENTS)}}
+
+
+def _not_dot_segment(out: dict[str, Any]) -> dict[str, Any]:
+    """``out`` that admits no dot segment (a path value, item or member)."""
+    if "not" in out:
+        return {**out, "allOf": [*out.get("allOf", []), NOT_DOT_SEGMENT]}
+    return {**out, **NOT_DOT_SEGMENT}
+
+
 def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
                      required: bool = False, taken: frozenset[str] = frozenset(),
                      style: str | None = None) -> Any:
@@ -155,29 +174,36 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
     may_array = kinds is None or "array" in kinds
     may_object = kinds is None or "object" in kinds
     out = dict(schema)
-    if (required or location == "path") and _may_be_null(target):
+    path = location == "path"
+    if (required or path) and _may_be_null(target):
         _not_null(out)
     empty_ok = location == "query" and allow_empty
-    if may_string and location in ("path", "query") and not empty_ok:
+    if may_string and (path or (location == "query" and not empty_ok)
+                       or (required and location in ("header", "cookie"))):
         out["minLength"] = max(1, out.get("minLength", 0))
+    if may_string and path:
+        out = _not_dot_segment(out)
     if may_array and not empty_ok:   # an optional exploded query list may be omitted instead
         out["minItems"] = max(1, out.get("minItems", 0))
     if may_object and not empty_ok:   # {} sends nothing (form, deepObject) or an empty value
         out["minProperties"] = max(1, out.get("minProperties", 0))
     if may_object:   # a member needs a name, and a null member is dropped (RFC 6570)
         names: dict[str, Any] = {"minLength": 1}
-        if taken:   # exploded, a member named like another parameter would be read as it
-            names["not"] = {"enum": sorted(taken)}
+        refused = taken | frozenset(DOT_SEGMENTS) if path else taken
+        if refused:   # exploded, a member named like another parameter would be read as it
+            names["not"] = {"enum": sorted(refused)}
         if style == "deepObject":
             names["pattern"] = DEEP_OBJECT_NAME
         member = _below(target, "additionalProperties")
-        out["allOf"] = [*out.get("allOf", []), {"propertyNames": names,
-                                                 "additionalProperties": member}]
+        out["allOf"] = [*out.get("allOf", []), {
+            "propertyNames": names,
+            "additionalProperties": _not_dot_segment(member) if path else member}]
     if may_array:
         item: dict[str, Any] = _below(target, "items")
         if location not in ("header", "cookie") and not empty_ok:
             item["minLength"] = 1
-        out["allOf"] = [*out.get("allOf", []), {"items": item}]
+        out["allOf"] = [*out.get("allOf", []), {"items": _not_dot_segment(item) if path
+                                                else item}]
     if may_string and location in ("header", "cookie"):
         pattern = HEADER_PATTERN if location == "header" else COOKIE_PATTERN
         if "pattern" in out and out["pattern"] != pattern:

@@ -15,11 +15,15 @@ toolcat's own docstring.
 from __future__ import annotations
 
 import keyword
+import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import pydantic
 
 from ..errors import fail
 from ..jsonio import dumps, loads
@@ -27,6 +31,8 @@ from ..model.types import Catalog
 from ..render.escape import Escaped
 from ..render.python_module import black_format
 from ..render.templates import environment
+from ..vocab.ecma import python_spelling
+from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from .document import ModelsDocument, class_name, models_document
 
 TEMPLATE = "models.py.jinja"
@@ -102,7 +108,7 @@ def typed_tools(catalog: Catalog, document: ModelsDocument) -> list[TypedTool]:
 def model_classes(schema: dict[str, Any]) -> str:
     """datamodel-code-generator's classes for ``schema``, without its header."""
     # Sorted keys: the models follow catalog.json's bytes, not the spec's key order.
-    canonical = dumps({**loads(dumps(schema)), "title": ROOT_TITLE}).decode()
+    canonical = dumps({**_model_patterns(loads(dumps(schema))), "title": ROOT_TITLE}).decode()
     with warnings.catch_warnings():
         # Its warnings (an unknown format kept as a string, black becoming an optional
         # extra) describe choices made here on purpose; they would only be noise.
@@ -111,6 +117,54 @@ def model_classes(schema: dict[str, Any]) -> str:
     if not isinstance(code, str) or _FUTURE not in code:
         raise RuntimeError("datamodel-code-generator returned no single module")
     return code.partition(_FUTURE)[2]
+
+
+def _model_patterns(node: Any) -> Any:
+    """The document with every ``pattern`` as pydantic's engines can compile it.
+
+    Patterns are ECMA-262 (the inputSchema, checked first by every server, holds them
+    so); a model checks a value second, with Python's ``re`` or Rust's ``regex``. Named
+    groups are respelled for them (``vocab/ecma.python_spelling``); a pattern either
+    engine still cannot compile (``\\p{L}``, ``[^]``) is left out of the model, or
+    importing ``models.py`` would fail. Changes the schema ``node`` in place."""
+    if not isinstance(node, dict):
+        return node
+    if isinstance(node.get("pattern"), str):
+        spelled = python_spelling(node["pattern"])
+        if _pydantic_compiles(spelled):
+            node["pattern"] = spelled
+        else:
+            del node["pattern"]
+    for key, value in node.items():
+        if key in SUBSCHEMA_ONE:
+            _model_patterns(value)
+        elif key in SUBSCHEMA_MAP or key == "$defs":
+            for sub in value.values() if isinstance(value, dict) else ():
+                _model_patterns(sub)
+        elif key in SUBSCHEMA_LIST:
+            for sub in value if isinstance(value, list) else ():
+                _model_patterns(sub)
+    return node
+
+
+_LOOKAROUND = re.compile(r"\(\?<?[=!]")
+
+
+@lru_cache(maxsize=4096)
+def _pydantic_compiles(pattern: str) -> bool:
+    """Python's ``re`` compiles it, and Rust's ``regex`` too unless it looks around
+    (datamodel-code-generator gives a model with a lookaround ``python-re``)."""
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    if _LOOKAROUND.search(pattern):
+        return True
+    try:
+        pydantic.TypeAdapter(Annotated[str, pydantic.Field(pattern=pattern)])
+    except Exception:   # pydantic_core.SchemaError: the rust engine refused it
+        return False
+    return True
 
 
 def _generate(canonical: str) -> object:

@@ -9,7 +9,12 @@
 * OpenAPI-only keywords (``discriminator``, ``xml``, ``externalDocs``) and ``x-*``
   extensions are dropped: they are not JSON Schema and are not part of a tool.
 * inputs leave out ``readOnly`` properties, outputs leave out ``writeOnly`` ones,
-  at any depth and through ``allOf``.
+  at any depth and through ``allOf``; an output keeps a dropped name as ``true``
+  (OpenAPI: a writeOnly property SHOULD NOT be in a response, not MUST NOT, and a
+  closed object would refuse a response that still carries it).
+* inputs carry no ``readOnly``/``writeOnly`` annotation: what is left of an input is
+  a value the caller sends (Cloudflare's identifiers, ``readOnly`` and used as required
+  path parameters, told clients that a value they must send is read-only).
 * ``$ref``s point into the tool's own ``$defs`` (see ``defs.py``).
 * inputs only (what the wire accepts, issue 11): ``nullable`` admits null only where
   OpenAPI 3.0.3's letter does (beside ``type``, never past an ``enum`` without null);
@@ -41,6 +46,7 @@ DROPPED = frozenset({"discriminator", "xml", "externalDocs", "nullable", "exampl
 # being defined (openai's CompoundFilter holds a list of itself).
 SELF_REFS = ("$recursiveRef", "$dynamicRef")
 _HIDDEN = {"input": "readOnly", "output": "writeOnly"}
+_ACCESS = frozenset({"readOnly", "writeOnly"})
 INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 # Resolves a local $ref to (def name, target schema, pointer of the target).
@@ -85,7 +91,7 @@ class SchemaRewriter:
         origins, self.origins = self.origins or {}, None
         out: dict[str, Any] = {}
         for key, value in node.items():
-            if key in DROPPED or key.startswith("x-"):
+            if key in DROPPED or key.startswith("x-") or self._annotation_dropped(key):
                 continue
             if key == "properties" and origins and isinstance(value, dict):
                 out[key] = {k: self.rewrite(v, origins.get(
@@ -105,6 +111,10 @@ class SchemaRewriter:
         self._hide_properties(node, out)
         self.record(out, loc)
         return out
+
+    def _annotation_dropped(self, key: str) -> bool:
+        """readOnly/writeOnly in an input: every value left there is one the caller sends."""
+        return self.mode == "input" and key in _ACCESS
 
     def _nullable(self, node: dict[str, Any]) -> bool:
         """``nullable: true`` admits null: in outputs always (looser, never narrower); in
@@ -177,7 +187,8 @@ class SchemaRewriter:
         self.refs.add(name)
         out: dict[str, Any] = {"$ref": "#/$defs/" + escape_token(name)}
         for key, value in node.items():
-            if key == "$ref" or key in DROPPED or key.startswith("x-"):
+            if key == "$ref" or key in DROPPED or key.startswith("x-") \
+                    or self._annotation_dropped(key):
                 continue
             out[key] = self._keyword(key, value, f"{loc}/{escape_token(key)}")
         self.record(out, loc)
@@ -218,6 +229,11 @@ class SchemaRewriter:
             # Gone from `properties`, an open object would still admit the name as an
             # additional property, of any value (an agent echoing `created_on` back).
             props.update(dict.fromkeys(dropped, False))
+        elif isinstance(props, dict) and self.mode == "output":
+            # A response may still carry a writeOnly property (SHOULD NOT, not MUST NOT):
+            # the name stays allowed, or a closed object (here, or an ancestor's
+            # unevaluatedProperties) refuses the whole answer.
+            props.update(dict.fromkeys(dropped, True))
         for holder in [out, *[p for p in out.get("allOf", []) if isinstance(p, dict)]]:
             if isinstance(holder.get("required"), list):
                 holder["required"] = [r for r in holder["required"] if r not in hidden]

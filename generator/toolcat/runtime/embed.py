@@ -22,10 +22,10 @@ from types import TracebackType
 from typing import Any
 
 import orjson
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from mcp.server.lowlevel import Server
 
 from ..parse.limits import read_bounded
+from ..vocab.ecma import ECMAValidator
 from .api import ApiHandler, ApiOptions
 from .mcp_server import ToolOutcome, argument_errors, make_server
 from .request_log import RequestLog
@@ -58,8 +58,8 @@ class Caller:
         options = ApiOptions(base_url=base_url, timeout=timeout,
                              credentials=dict(credentials or {}))
         self.handler = ApiHandler(catalog, options, environ)
-        self.validators = {e["tool"]["name"]: Draft202012Validator(
-            e["tool"]["inputSchema"], format_checker=Draft202012Validator.FORMAT_CHECKER)
+        self.validators = {e["tool"]["name"]: ECMAValidator(
+            e["tool"]["inputSchema"], format_checker=ECMAValidator.FORMAT_CHECKER)
             for e in catalog["tools"]}
 
     async def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:

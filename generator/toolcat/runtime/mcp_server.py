@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator, ValidationError  # type: ignore[imp
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
+from ..vocab.ecma import ECMAValidator
 from .containment import contain
 from .stdio import serve_stdio
 from .transport_guard import TransportGuard
@@ -76,10 +77,9 @@ def _entry(tool: dict[str, Any]) -> _Entry:
     return _Entry(
         tool=tool,
         wire=types.Tool.model_validate(tool),
-        inputs=Draft202012Validator(
-            tool["inputSchema"], format_checker=Draft202012Validator.FORMAT_CHECKER
-        ),
-        outputs=None if output_schema is None else Draft202012Validator(output_schema),
+        # ECMA-262 patterns (vocab/ecma.py): Python's `re` refuses or misreads some.
+        inputs=ECMAValidator(tool["inputSchema"], format_checker=ECMAValidator.FORMAT_CHECKER),
+        outputs=None if output_schema is None else ECMAValidator(output_schema),
     )
 
 

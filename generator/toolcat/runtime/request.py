@@ -4,9 +4,13 @@ Written from OpenAPI 3.1 section 4.8.12.4 (style values) and 4.8.14 (encoding ob
 path `simple`/`label`/`matrix`, query `form`/`spaceDelimited`/`pipeDelimited`/`deepObject`
 with `explode`, header `simple`, cookie `form`; bodies JSON, form-urlencoded, multipart, text
 and binary. Every value is percent-encoded with only the unreserved characters left bare, so
-no argument can change the shape of the URL (`../`, `/`, `?`, `#` are data). Arguments are
-assumed valid against the inputSchema (mcp_server checks that first); what the schema cannot
-rule out (CR/LF in a header) is refused here with `RequestError`.
+no argument can change the shape of the URL (`../`, `/`, `?`, `#` are data). A path value,
+item or member that is a dot segment (`.`, `..`: unreserved, so sent bare, and removed by the
+HTTP client and normalising servers, RFC 3986 5.2.4) is refused; so is an exploded object's
+member that would take the name of another parameter, or of a credential, of its location.
+Member names are encoded like values. Arguments are assumed valid against the inputSchema
+(mcp_server checks that first); the rules the schema states are enforced here too, and what
+the schema cannot rule out (CR/LF in a header) is refused here with `RequestError`.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
+
+from ..vocab.patterns import DOT_SEGMENTS
 
 # RFC 3986 unreserved characters are never encoded; with allowReserved the reserved set too.
 _RESERVED = ":/?#[]@!$&'()*+,;="
@@ -154,8 +160,8 @@ def _cookie_values(name: str, value: Any, explode: bool) -> list[tuple[str, str]
             return [(name, _enc(_scalar(v))) for v in value]
         return [(name, ",".join(_enc(_scalar(v)) for v in value))]
     if isinstance(value, dict):
-        if explode:
-            return [(k, _enc(v)) for k, v in _pairs(value)]
+        if explode:   # the member names are cookie names: encoded like values
+            return [(_enc(k), _enc(v)) for k, v in _pairs(value)]
         return [(name, ",".join(f"{_enc(k)},{_enc(v)}" for k, v in _pairs(value)))]
     return [(name, _enc(_scalar(value)))]
 
@@ -211,12 +217,12 @@ def build_request(entry: dict[str, Any], arguments: dict[str, Any],
         if value is None:
             continue  # an explicit null for an optional parameter: nothing to send
         wire_value = _content_value(value, where.get("contentType"))
+        if location in ("query", "cookie") and explode and isinstance(wire_value, dict) \
+                and (style or "form") == "form":
+            _check_members(argument, wire_value, _shadowed(binding, argument, properties))
         if location == "path":
-            expanded = _path_value(wire, wire_value, style or "simple", explode)
-            if expanded in ("", ".", f";{wire}="):
-                # An empty segment reaches another route (`/items/` for `/items/{id}`).
-                raise RequestError(f"argument '{argument}': a path value cannot be empty")
-            path = path.replace("{" + wire + "}", expanded)
+            path = path.replace("{" + wire + "}", _path_segment(argument, wire, wire_value,
+                                                                style or "simple", explode))
         elif location == "query":
             query += _query_pairs(wire, wire_value, style or "form", explode,
                                   bool(where.get("allowReserved")))
@@ -224,6 +230,7 @@ def build_request(entry: dict[str, Any], arguments: dict[str, Any],
             headers.append((wire, _header_value(argument, wire_value, explode)))
         elif location == "cookie":
             cookies += _cookie_values(wire, wire_value, explode)
+    _check_segments(binding, path)
     content_type, body = _body(binding, properties, body_args)
     raw_query = "&".join(query)
     base = urlsplit(server_url)
@@ -231,6 +238,59 @@ def build_request(entry: dict[str, Any], arguments: dict[str, Any],
     url = urlunsplit((base.scheme, base.netloc, full_path, raw_query, ""))
     return HttpRequest(binding["method"], url, full_path, raw_query, tuple(headers),
                        tuple(cookies), content_type, body)
+
+
+def _path_segment(argument: str, wire: str, value: Any, style: str, explode: bool) -> str:
+    """One path parameter's expansion; a dot segment or an empty value is refused."""
+    parts = value if isinstance(value, list) else [
+        p for kv in value.items() for p in kv] if isinstance(value, dict) else [value]
+    if any(_scalar(p) in DOT_SEGMENTS for p in parts):
+        raise RequestError(f"argument '{argument}': a path value (or its items or members) "
+                           "cannot be '.' or '..': a dot segment would move the request to "
+                           "another path")
+    expanded = _path_value(wire, value, style, explode)
+    if expanded in ("", ".", f";{wire}="):
+        # An empty segment reaches another route (`/items/` for `/items/{id}`).
+        raise RequestError(f"argument '{argument}': a path value cannot be empty")
+    return expanded
+
+
+def _check_segments(binding: dict[str, Any], path: str) -> None:
+    """The expanded path has the template's dot segments and no other (values are
+    percent-encoded, so the segments line up with the template's)."""
+    template = binding["path"].split("/")
+    for i, segment in enumerate(path.split("/")):
+        written = template[i] if i < len(template) else ""
+        if segment in DOT_SEGMENTS and written != segment:
+            names = sorted(a for a, w in binding["arguments"].items()
+                           if w["in"] == "path" and "{" + str(w["name"]) + "}" in written)
+            raise RequestError(f"argument {', '.join(map(repr, names)) or '(path)'}: the path "
+                               f"would have the dot segment {segment!r}, which moves the "
+                               "request to another path")
+
+
+def _shadowed(binding: dict[str, Any], argument: str, properties: dict[str, Any]
+             ) -> frozenset[str]:
+    """The names an exploded query or cookie object `argument` may not give a member:
+    the other parameters of its location (unless its own schema declares the name: the
+    document is at fault then) and the apiKey credentials sent there."""
+    where = binding["arguments"][argument]
+    location = where["in"]
+    own = properties.get(argument, {})
+    declared = set(own.get("properties", {})) if isinstance(own, dict) else set()
+    others = {str(w["name"]) for a, w in binding["arguments"].items()
+              if a != argument and w["in"] == location} - declared
+    keys = {str(s.get("name")) for alternative in binding.get("security", [])
+            for s in alternative if s.get("type") == "apiKey" and s.get("in") == location}
+    return frozenset(others | keys)
+
+
+def _check_members(argument: str, value: dict[str, Any], taken: frozenset[str]) -> None:
+    clash = sorted(str(k) for k in value if str(k) in taken)
+    if clash:
+        raise RequestError(f"argument '{argument}': member {clash[0]!r} would be read as "
+                           "another parameter or credential of the same name; use another "
+                           "name or that argument")
 
 
 def _body(binding: dict[str, Any], properties: dict[str, Any],

@@ -11,11 +11,9 @@ schema before it is used, so a wrong guess is reported, never sent.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]
-
+from ..vocab.ecma import EcmaPatternError, ECMAValidator, search
 from .resolution import deref, resolve_pointer
 
 _FORMATS = {
@@ -55,7 +53,7 @@ def wrong_value(type_name: str) -> Any:
 
 def invalid(schema: dict[str, Any], value: Any) -> list[str]:
     """Why ``value`` fails ``schema`` (JSON Schema 2020-12), sorted; [] when valid."""
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = ECMAValidator(schema)   # ECMA-262 patterns, as the schema means them
     return sorted(f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
                   for e in validator.iter_errors(value))
 
@@ -168,7 +166,10 @@ def _string(schema: dict[str, Any]) -> str:
     length = max(int(schema.get("minLength", 1)), 1)
     if "pattern" in schema:
         for candidate in _PATTERN_CANDIDATES:
-            if re.search(schema["pattern"], candidate):
-                return candidate
+            try:
+                if search(schema["pattern"], candidate):
+                    return candidate
+            except EcmaPatternError as exc:
+                raise Unsatisfiable(f"pattern {schema['pattern']!r}: {exc}") from exc
         raise Unsatisfiable(f"no built-in string matches pattern {schema['pattern']!r}")
     return "a" * length
