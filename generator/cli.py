@@ -214,10 +214,14 @@ def _warn(findings: Findings | None) -> None:
 @click.option("--port", type=int, default=8000, show_default=True, help="HTTP transport only.")
 @click.option("--timeout", type=float, default=30.0, show_default=True,
               help="Seconds per API request.")
+@click.option("--mode", type=click.Choice(["tools", "discover"]), default="tools",
+              show_default=True, help="tools: one tool per operation; discover: three "
+              "meta-tools (search, describe, call) over the catalog (docs/large-apis.md).")
+@click.option("--toolset", default=None, help="Serve only this toolset of the config.")
 def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, prefix: str,
           name_opt: str | None, validation: Mode | None, overrides: Path | None, quiet: bool,
           ref_root: Path | None, base_url: str | None, transport: str, host: str, port: int,
-          timeout: float) -> None:
+          timeout: float, mode: str, toolset: str | None) -> None:
     """Serve one committed catalog as an MCP server that calls the API.
 
     Only a fresh folder is served (the check flow): serving a catalog that no longer
@@ -254,16 +258,29 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     from .runtime.mcp_server import run_http, run_stdio  # noqa: PLC0415
 
     catalog = open_catalog(target.output)
+    _known_toolset(catalog, toolset, target)
     server = build_server(catalog, base_url=base_url, credentials=target.credentials,
-                          timeout=timeout)
+                          timeout=timeout, mode=mode, toolset=toolset)
     where = "stdio" if transport == "stdio" else f"http://{host}:{port}/mcp"
+    count = len(catalog["toolsets"][toolset]) if toolset else len(catalog["tools"])
+    served = (f"toolset {toolset} of " if toolset else "") + f"{target.name} ({count} tools"
     # stdout carries the protocol on stdio: status goes to stderr.
-    click.echo(f"toolcat serve: {target.name} ({len(catalog['tools'])} tools) on {where}",
-               err=True)
+    click.echo(f"toolcat serve: {served}{', discovery mode' if mode == 'discover' else ''}"
+               f") on {where}", err=True)
     if transport == "stdio":
         anyio.run(run_stdio, server)
     else:
         anyio.run(run_http, server, host, port)
+
+
+def _known_toolset(catalog: dict[str, Any], toolset: str | None, target: Target) -> None:
+    known = sorted(catalog.get("toolsets") or {})
+    if toolset is not None and toolset not in known:
+        raise ToolcatError.single(str(target.output / CATALOG_FILE), "/toolsets",
+                                  f"no toolset named '{toolset}'",
+                                  f"toolsets of {target.name}: {', '.join(known)}" if known
+                                  else f"declare it under catalogs.{target.name}.toolsets "
+                                  "in the config, then generate")
 
 
 @cli.command()

@@ -26,6 +26,7 @@ from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from mcp.server.lowlevel import Server
 
 from .api import ApiHandler, ApiOptions
+from .discover import make_discovery_server
 from .mcp_server import ToolOutcome, argument_errors, make_server
 
 
@@ -37,11 +38,25 @@ def open_catalog(folder: str | Path) -> dict[str, Any]:
 
 def build_server(catalog: dict[str, Any], *, base_url: str | None = None,
                  credentials: Mapping[str, str] | None = None, timeout: float = 30.0,
-                 environ: Mapping[str, str] | None = None) -> Server[Any]:
-    """The MCP server `toolcat serve` runs, for a catalog already in memory."""
+                 environ: Mapping[str, str] | None = None, mode: str = "tools",
+                 toolset: str | None = None) -> Server[Any]:
+    """The MCP server `toolcat serve` runs, for a catalog already in memory: one tool per
+    operation (`mode="tools"`) or the discovery meta-tools (`"discover"`), over the whole
+    catalog or one of its toolsets."""
     options = ApiOptions(base_url=base_url, timeout=timeout, credentials=dict(credentials or {}))
-    return make_server(str(catalog["name"]), [e["tool"] for e in catalog["tools"]],
-                       ApiHandler(catalog, options, environ))
+    entries = toolset_entries(catalog, toolset)
+    handler = ApiHandler(catalog, options, environ)
+    if mode == "discover":
+        return make_discovery_server(str(catalog["name"]), entries, handler)
+    return make_server(str(catalog["name"]), [e["tool"] for e in entries], handler)
+
+
+def toolset_entries(catalog: dict[str, Any], toolset: str | None) -> list[dict[str, Any]]:
+    """The catalog's entries, or those of the toolset named (catalog.json's `toolsets`)."""
+    if toolset is None:
+        return list(catalog["tools"])
+    members = set((catalog.get("toolsets") or {})[toolset])
+    return [e for e in catalog["tools"] if e["tool"]["name"] in members]
 
 
 class Caller:

@@ -59,6 +59,9 @@ class _Entry:
     outputs: Draft202012Validator | None
 
 
+Entry = _Entry   # one served tool: its object, wire form and validators
+
+
 def _entry(tool: dict[str, Any]) -> _Entry:
     output_schema = tool.get("outputSchema")
     return _Entry(
@@ -168,7 +171,7 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Ser
     `tools` are the catalog's `tool` objects, served equal as JSON. The handler is called only
     with arguments valid against the tool's inputSchema.
     """
-    entries = {tool["name"]: _entry(tool) for tool in tools}
+    entries = entries_of(tools)
     listed = [entries[tool["name"]].wire for tool in tools]
 
     async def list_tools(
@@ -180,22 +183,33 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Ser
         entry = entries.get(params.name)
         if entry is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
-        arguments = dict(params.arguments or {})
-        problems = argument_errors(entry.inputs, arguments)
-        if problems:
-            return _error_result(
-                "Invalid arguments; nothing was sent to the API:\n"
-                + "\n".join(f"- {p}" for p in problems)
-            )
-        try:
-            outcome = await handler(params.name, arguments)
-        except MCPError:
-            raise
-        except Exception as exc:  # a tool failure is a result the agent sees, never code 0
-            return _error_result(f"The tool failed: {type(exc).__name__}: {exc}")
-        return _result(entry, outcome)
+        return await call_entry(entry, dict(params.arguments or {}), handler)
 
     return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def entries_of(tools: list[dict[str, Any]]) -> dict[str, _Entry]:
+    """Each tool's entry (its wire form and validators), by name."""
+    return {tool["name"]: _entry(tool) for tool in tools}
+
+
+async def call_entry(entry: _Entry, arguments: dict[str, Any],
+                     handler: Handler) -> types.CallToolResult:
+    """One call of one tool: validation, the handler, output checking. Every way of calling
+    a tool (tools/call, discovery's call tool) goes through here."""
+    problems = argument_errors(entry.inputs, arguments)
+    if problems:
+        return _error_result(
+            "Invalid arguments; nothing was sent to the API:\n"
+            + "\n".join(f"- {p}" for p in problems)
+        )
+    try:
+        outcome = await handler(entry.tool["name"], arguments)
+    except MCPError:
+        raise
+    except Exception as exc:  # a tool failure is a result the agent sees, never code 0
+        return _error_result(f"The tool failed: {type(exc).__name__}: {exc}")
+    return _result(entry, outcome)
 
 
 async def run_stdio(server: Server[Any]) -> None:
