@@ -80,8 +80,9 @@ class SearchIndex:
         self.idf = {w: math.log(1 + (total - n + 0.5) / (n + 0.5)) for w, n in documents.items()}
 
     def search(self, query: str) -> list[Hit]:
-        """Every tool that shares a word with `query`, best first; an empty query (no
-        searchable word) lists every tool by name."""
+        """Every tool that shares a word with `query`, best first (the tool whose name the
+        query is, before all); an empty query (no searchable word) lists every tool by
+        name."""
         terms = sorted(set(words(query)))
         if not terms:
             return [Hit(name, 0.0) for name in sorted(self.names)]
@@ -95,4 +96,6 @@ class SearchIndex:
                     score += self.idf[term] * tf * (K1 + 1) / norm
             if score > 0:
                 hits.append(Hit(name, round(score, 6)))
-        return sorted(hits, key=lambda h: (-h.score, h.name))
+        ranked = sorted(hits, key=lambda h: (-h.score, h.name))
+        exact = [h for h in ranked if h.name == query.strip()]
+        return exact + [h for h in ranked if h not in exact]   # a tool's own name: first
