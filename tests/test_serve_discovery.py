@@ -235,5 +235,7 @@ def test_search_is_ranked_deterministic_and_paged() -> None:
     assert all("channel" in (t["name"] + t["title"] + t["route"]).lower() for t in every[:4])
     assert json.loads(whole.content[0].text) == whole.structured_content
     assert all("schedule" in t["route"] for t in route.structured_content["tools"])
-    assert bad.is_error and "limit" in bad.content[0].text
-    assert unknown.is_error and "broadcast_get_channel" in unknown.content[0].text
+    assert bad.is_error
+    assert "limit" in bad.content[0].text
+    assert unknown.is_error
+    assert "broadcast_get_channel" in unknown.content[0].text
