@@ -104,6 +104,28 @@ class SelectorConfig(pydantic.BaseModel):
                         tuple(self.methods or ()), tuple(self.operations or ()))
 
 
+_Limit = Annotated[int, pydantic.Field(ge=1)]
+TOOLSET_PATTERN = r"^[a-z][a-z0-9_-]{0,63}$"
+
+
+class ToolsetConfig(pydantic.BaseModel):
+    """``toolsets: {NAME: {include:, exclude:, max_tools:, max_tokens:}}``: a named
+    selection of the catalog's tools (``toolcat serve --toolset NAME``)."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+
+    include: SelectorConfig | None = None
+    exclude: SelectorConfig | None = None
+    max_tools: _Limit | None = None
+    max_tokens: _Limit | None = None
+
+    @pydantic.model_validator(mode="after")
+    def _selects(self) -> ToolsetConfig:
+        if self.include is None and self.exclude is None:
+            raise ValueError("a toolset needs include or exclude (else it is the catalog)")
+        return self
+
+
 class CatalogConfig(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
 
@@ -123,6 +145,27 @@ class CatalogConfig(pydantic.BaseModel):
     include: SelectorConfig | None = None
     exclude: SelectorConfig | None = None
     ref_root: str | None = None
+    toolsets: dict[Annotated[str, pydantic.StringConstraints(pattern=TOOLSET_PATTERN)],
+                   ToolsetConfig] = {}
+    max_tools: _Limit | None = None     # budgets of tools/list, enforced by generate, check
+    max_tokens: _Limit | None = None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """``max_tools`` / ``max_tokens`` of a catalog or a toolset, and where they are set."""
+
+    max_tools: int | None
+    max_tokens: int | None
+    file: str
+    where: str     # ``line N`` of the config file
+
+
+@dataclass(frozen=True)
+class Toolset:
+    name: str
+    selection: Selection
+    budget: Budget | None
 
 
 class Config(pydantic.BaseModel):
@@ -151,6 +194,8 @@ class Target(pydantic.BaseModel):
     selection: Selection | None = None
     regenerate: str = ""        # the command that regenerates it, named in the module
     ref_root: Path | None = None    # None: the spec's folder
+    toolsets: tuple[Toolset, ...] = ()
+    budget: Budget | None = None
 
 
 def load_config(path: Path) -> list[Target]:
@@ -178,8 +223,31 @@ def load_config(path: Path) -> list[Target]:
             selection=_selection(entry, lines, ("catalogs", name), str(path)),
             regenerate=f"toolcat generate {name}{option}",
             ref_root=Path(os.path.normpath(base / entry.ref_root)) if entry.ref_root
-            else None))
+            else None,
+            toolsets=_toolsets(entry, lines, ("catalogs", name), str(path)),
+            budget=_budget(entry, lines, ("catalogs", name), str(path))))
     return targets
+
+
+def _budget(entry: CatalogConfig | ToolsetConfig, lines: Lines, loc: tuple[str, ...],
+            file: str) -> Budget | None:
+    if entry.max_tools is None and entry.max_tokens is None:
+        return None
+    key = "max_tokens" if entry.max_tokens is not None else "max_tools"
+    found = lines.get((*loc, key))
+    return Budget(entry.max_tools, entry.max_tokens, file,
+                  f"line {found}" if found is not None else ".".join((*loc, key)))
+
+
+def _toolsets(entry: CatalogConfig, lines: Lines, loc: tuple[str, ...],
+              file: str) -> tuple[Toolset, ...]:
+    found = []
+    for name, toolset in sorted(entry.toolsets.items()):
+        where = (*loc, "toolsets", name)
+        selection = _selection(toolset, lines, where, file)
+        assert selection is not None   # a toolset has include or exclude (ToolsetConfig)
+        found.append(Toolset(name, selection, _budget(toolset, lines, where, file)))
+    return tuple(found)
 
 
 def _folder(base: Path, folder: str | None, file: str, name: str) -> Path | None:
@@ -227,7 +295,7 @@ def portable(path: Path, among: Sequence[Path] = ()) -> str:
     return resolved.relative_to(common).as_posix()
 
 
-def _selection(entry: CatalogConfig, lines: Lines, loc: tuple[str, ...],
+def _selection(entry: CatalogConfig | ToolsetConfig, lines: Lines, loc: tuple[str, ...],
                file: str) -> Selection | None:
     if entry.include is None and entry.exclude is None:
         return None

@@ -26,6 +26,7 @@ from .load.validation.findings import Findings, refusal
 from .load.validation.validate import validate_in_background, validator_id, verdict
 from .model.build import check_names, draft_tools
 from .model.schema_check import check_schemas
+from .model.selection import toolset_members
 from .model.types import Catalog, Source
 from .normalise.defs import Definitions
 from .output.files import Files
@@ -145,7 +146,8 @@ def _build(target: Target, known_valid: str | None, render: bool) -> Built:
         tools = check_names(tools, str(target.spec), target.name_budget)
         check_schemas(tools, str(target.spec), defs)
         source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
-        catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
+        catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions),
+                          toolset_members(target.toolsets, drafts, tools))
         files = (_render_module_and_summary(catalog, models=target.models,
                                             templates=target.templates,
                                             regenerate=target.regenerate)

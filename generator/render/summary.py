@@ -49,8 +49,11 @@ def render_summary(catalog: Catalog, templates: Path | None = None) -> bytes:
     env = environment(templates)
     rows = sorted((row(t) for t in catalog.tools), key=lambda r: r.name)
     exclusions = sorted(catalog.exclusions, key=lambda e: e.operation)
-    size = list_size([t.mcp_json() for t in catalog.tools])
+    served = {t.name: t.mcp_json() for t in catalog.tools}
+    size = list_size(list(served.values()))
+    toolsets = [(name, list_size([served[n] for n in names]))
+                for name, names in catalog.toolsets]
     text = env.get_template(TEMPLATE).render(
         name=catalog.name, spec=catalog.source.spec, rows=rows, exclusions=exclusions,
-        size=size, ratio=f"{BYTES_PER_TOKEN:g}")
+        size=size, ratio=f"{BYTES_PER_TOKEN:g}", toolsets=toolsets)
     return text.encode()
