@@ -3,9 +3,9 @@ catalog of any size in a few KB, every tool is reachable through search and desc
 call through `call_tool` is the direct call: the same requests at the wire (a server on
 127.0.0.1 records them) and the same result, with the called tool's annotations in `_meta`.
 
-The in-suite walk covers every tool of the example and of Kratos, and a fixed slice of
-Cloudflare; `make discover-walk` (TOOLCAT_DISCOVER_FULL=1) walks every tool of Stripe and
-Cloudflare.
+In the suite: every tool of the example and of Kratos is reached and called; every
+Cloudflare tool is reached and a fixed slice called. `make discover-walk`
+(TOOLCAT_DISCOVER_FULL=1) calls every tool of Cloudflare and of Stripe too.
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ import pytest
 from helpers.broadcast_api import SpecServer
 from helpers.draw import draw_arguments
 from helpers.fixtures import real_catalog
+from helpers.minimal_args import cheap_arguments
 from helpers.paths import EXAMPLE_OUTPUT, EXAMPLE_SPEC
 from mcp import Client
 from toolcat.render.size import list_size
-from toolcat.runtime.discover import CALL, DESCRIBE, META_KEY, SEARCH, meta_tools
+from toolcat.runtime.api import ApiHandler, ApiOptions
+from toolcat.runtime.discover import CALL, DESCRIBE, META_KEY, SEARCH, Discovery, meta_tools
 from toolcat.runtime.embed import build_server, open_catalog
 
 FULL = bool(os.environ.get("TOOLCAT_DISCOVER_FULL"))
@@ -175,19 +177,39 @@ def test_example_calls_are_the_direct_calls_at_the_wire() -> None:
 
 
 def _catalog_walk(catalog: dict[str, Any], tools: list[dict[str, Any]]) -> None:
-    """Reach each tool (search by its name finds it first; describe gives its exact
-    object), then call it both ways against the recorder."""
+    """Reach every tool of the catalog (paging through a search with no words lists each
+    once; describe gives its exact object), find each of `tools` by its name, then call
+    them both ways against the recorder."""
     api = Recorder()
-    calls = [(t["name"], draw_arguments(t["inputSchema"], 1)[0]) for t in tools]
+    calls = [(t["name"], cheap_arguments(t["inputSchema"])) for t in tools]
+    every = [e["tool"] for e in catalog["tools"]]
 
-    async def reach() -> list[tuple[Any, Any]]:
+    async def reach() -> tuple[list[str], list[Any], list[Any]]:
+        # Every tool in process (the meta-tools' own code), the called ones over MCP.
+        discovery = Discovery(catalog["name"], catalog["tools"], ApiHandler(
+            catalog, ApiOptions()))
+        listed: list[str] = []
+        offset: int | None = 0
+        while offset is not None:
+            page = await discovery.call(SEARCH, {"query": "", "limit": 50, "offset": offset})
+            listed += [t["name"] for t in page.structured_content["tools"]]
+            offset = page.structured_content.get("nextOffset")
+        described = []
+        for start in range(0, len(every), 20):
+            names = [t["name"] for t in every[start:start + 20]]
+            result = await discovery.call(DESCRIBE, {"names": names})
+            described += result.structured_content["tools"]
         async with Client(build_server(catalog, mode="discover"), mode="legacy") as client:
-            return [(await client.call_tool(SEARCH, {"query": t["name"], "limit": 1}),
-                     await client.call_tool(DESCRIBE, {"names": [t["name"]]})) for t in tools]
+            found = [await client.call_tool(SEARCH, {"query": t["name"], "limit": 1})
+                     for t in tools]
+        return listed, described, found
 
-    for tool, (found, described) in zip(tools, anyio.run(reach), strict=True):
-        assert found.structured_content["tools"][0]["name"] == tool["name"]
-        assert described.structured_content == {"tools": [tool]}
+    listed, described, found = anyio.run(reach)
+    assert sorted(listed) == sorted(t["name"] for t in every)
+    assert len(listed) == len(every)
+    assert described == every
+    assert [f.structured_content["tools"][0]["name"] for f in found] == [
+        t["name"] for t in tools]
     try:
         walked = _walk(catalog, calls, api.base, api.seen)
     finally:

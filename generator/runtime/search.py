@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -73,11 +72,14 @@ class SearchIndex:
             self.counts.append(counts)
         self.lengths = [sum(c.values()) for c in self.counts]
         self.average = sum(self.lengths) / len(self.lengths) if self.lengths else 1.0
-        documents: Counter[str] = Counter()
-        for counts in self.counts:
-            documents.update(counts.keys())
+        # word -> (tool index, weighted count) of every tool that has it
+        self.postings: dict[str, list[tuple[int, float]]] = {}
+        for i, counts in enumerate(self.counts):
+            for word, count in counts.items():
+                self.postings.setdefault(word, []).append((i, count))
         total = len(self.counts)
-        self.idf = {w: math.log(1 + (total - n + 0.5) / (n + 0.5)) for w, n in documents.items()}
+        self.idf = {w: math.log(1 + (total - len(p) + 0.5) / (len(p) + 0.5))
+                    for w, p in self.postings.items()}
 
     def search(self, query: str) -> list[Hit]:
         """Every tool that shares a word with `query`, best first (the tool whose name the
@@ -86,16 +88,12 @@ class SearchIndex:
         terms = sorted(set(words(query)))
         if not terms:
             return [Hit(name, 0.0) for name in sorted(self.names)]
-        hits = []
-        for name, counts, length in zip(self.names, self.counts, self.lengths, strict=True):
-            score = 0.0
-            for term in terms:
-                tf = counts.get(term, 0.0)
-                if tf:
-                    norm = tf + K1 * (1 - B + B * length / self.average)
-                    score += self.idf[term] * tf * (K1 + 1) / norm
-            if score > 0:
-                hits.append(Hit(name, round(score, 6)))
+        scores: dict[int, float] = {}
+        for term in terms:   # sorted: the sums are made in the same order on every run
+            for i, tf in self.postings.get(term, []):
+                norm = tf + K1 * (1 - B + B * self.lengths[i] / self.average)
+                scores[i] = scores.get(i, 0.0) + self.idf[term] * tf * (K1 + 1) / norm
+        hits = [Hit(self.names[i], round(score, 6)) for i, score in scores.items()]
         ranked = sorted(hits, key=lambda h: (-h.score, h.name))
         exact = [h for h in ranked if h.name == query.strip()]
         return exact + [h for h in ranked if h not in exact]   # a tool's own name: first
