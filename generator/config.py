@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import pydantic
 
@@ -149,6 +149,7 @@ class CatalogConfig(pydantic.BaseModel):
                    ToolsetConfig] = {}
     max_tools: _Limit | None = None     # budgets of tools/list, enforced by generate, check
     max_tokens: _Limit | None = None
+    output_schemas: Literal["exact", "shallow", "none"] = "exact"   # model/shallow.py
 
 
 @dataclass(frozen=True)
@@ -196,6 +197,7 @@ class Target(pydantic.BaseModel):
     ref_root: Path | None = None    # None: the spec's folder
     toolsets: tuple[Toolset, ...] = ()
     budget: Budget | None = None
+    output_schemas: Literal["exact", "shallow", "none"] = "exact"
 
 
 def load_config(path: Path) -> list[Target]:
@@ -225,7 +227,8 @@ def load_config(path: Path) -> list[Target]:
             ref_root=Path(os.path.normpath(base / entry.ref_root)) if entry.ref_root
             else None,
             toolsets=_toolsets(entry, lines, ("catalogs", name), str(path)),
-            budget=_budget(entry, lines, ("catalogs", name), str(path))))
+            budget=_budget(entry, lines, ("catalogs", name), str(path)),
+            output_schemas=entry.output_schemas))
     return targets
 
 

