@@ -17,26 +17,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Literal
 
+from ..jsontypes import json_type
 from .types import Tool
 
 OutputSchemas = Literal["exact", "shallow", "none"]
-JSON_TYPES = ("array", "boolean", "integer", "null", "number", "object", "string")
 # Root keywords that only describe or that this form keeps: anything else at the root
 # (a composition, a condition) makes the root opaque.
 PLAIN_ROOT = frozenset({"type", "properties", "required", "additionalProperties", "title",
                         "description", "$defs", "readOnly", "writeOnly", "deprecated",
                         "examples", "example", "default"})
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    return {float: "number", str: "string", list: "array", dict: "object"}.get(
-        type(value), "object")
 
 
 def _resolve(node: Any, defs: dict[str, Any], seen: frozenset[str]) -> tuple[Any, frozenset[str]]:
@@ -62,9 +51,9 @@ def types_of(node: Any, defs: dict[str, Any], seen: frozenset[str] = frozenset()
         found = {kind} if isinstance(kind, str) else set(kind)
         return found | ({"integer"} if "number" in found else set())
     if "const" in node:
-        return {_json_type(node["const"])}
+        return {json_type(node["const"])}
     if isinstance(node.get("enum"), list):
-        return {_json_type(v) for v in node["enum"]}
+        return {json_type(v) for v in node["enum"]}
     for union in ("anyOf", "oneOf"):
         if isinstance(node.get(union), list):
             parts = [types_of(b, defs, seen) for b in node[union]]
