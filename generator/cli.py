@@ -218,10 +218,14 @@ def _warn(findings: Findings | None) -> None:
               show_default=True, help="tools: one tool per operation; discover: three "
               "meta-tools (search, describe, call) over the catalog (docs/large-apis.md).")
 @click.option("--toolset", default=None, help="Serve only this toolset of the config.")
+@click.option("--schema-profile", "schema_profile", type=click.Choice(["gemini"]),
+              default=None, help="Show inputSchemas as this client accepts them (never "
+              "narrower; calls are still validated against the exact schemas).")
 def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, prefix: str,
           name_opt: str | None, validation: Mode | None, overrides: Path | None, quiet: bool,
           ref_root: Path | None, base_url: str | None, transport: str, host: str, port: int,
-          timeout: float, mode: str, toolset: str | None) -> None:
+          timeout: float, mode: str, toolset: str | None,
+          schema_profile: str | None) -> None:
     """Serve one committed catalog as an MCP server that calls the API.
 
     Only a fresh folder is served (the check flow): serving a catalog that no longer
@@ -260,7 +264,8 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     catalog = open_catalog(target.output)
     _known_toolset(catalog, toolset, target)
     server = build_server(catalog, base_url=base_url, credentials=target.credentials,
-                          timeout=timeout, mode=mode, toolset=toolset)
+                          timeout=timeout, mode=mode, toolset=toolset,
+                          schema_profile=schema_profile)
     where = "stdio" if transport == "stdio" else f"http://{host}:{port}/mcp"
     count = len(catalog["toolsets"][toolset]) if toolset else len(catalog["tools"])
     served = (f"toolset {toolset} of " if toolset else "") + f"{target.name} ({count} tools"

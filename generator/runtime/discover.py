@@ -21,6 +21,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from .mcp_server import Entry, Handler, argument_errors, call_entry, entries_of
+from .profiles import profiled_tool
 from .search import SearchIndex
 
 SEARCH, DESCRIBE, CALL = "search_tools", "describe_tools", "call_tool"
@@ -98,13 +99,14 @@ class Discovery:
     """The meta-tools over one catalog's entries (`{"tool": ..., "binding": ...}`)."""
 
     def __init__(self, name: str, catalog_entries: Sequence[dict[str, Any]],
-                 handler: Handler) -> None:
+                 handler: Handler, profile: str | None = None) -> None:
         self.tools = [e["tool"] for e in catalog_entries]
         self.bindings = {e["tool"]["name"]: e.get("binding") or {} for e in catalog_entries}
         self.entries: dict[str, Entry] = entries_of(self.tools)
         self.index = SearchIndex(catalog_entries)
         self.handler = handler
         self.meta = entries_of(meta_tools(name, self.tools))
+        self.profile = profile   # describe_tools shows inputSchemas as this client needs
 
     def search(self, query: str, limit: int = PAGE, offset: int = 0) -> dict[str, Any]:
         hits = self.index.search(query)
@@ -135,7 +137,8 @@ class Discovery:
             missing = [n for n in arguments["names"] if n not in self.entries]
             if missing:
                 return _unknown(missing, self.index)
-            return _json_result({"tools": [self.entries[n].tool for n in arguments["names"]]})
+            return _json_result({"tools": [profiled_tool(self.entries[n].tool, self.profile)
+                                           for n in arguments["names"]]})
         return await self._call(arguments["name"], arguments.get("arguments", {}))
 
     async def _call(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
@@ -161,6 +164,6 @@ class Discovery:
 
 
 def make_discovery_server(name: str, catalog_entries: Sequence[dict[str, Any]],
-                          handler: Handler) -> Server[Any]:
+                          handler: Handler, profile: str | None = None) -> Server[Any]:
     """A low-level MCP server that lists the meta-tools and serves the catalog through them."""
-    return Discovery(name, catalog_entries, handler).server(name)
+    return Discovery(name, catalog_entries, handler, profile).server(name)

@@ -165,14 +165,17 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
     return types.CallToolResult(content=content, structured_content=structured)
 
 
-def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Server[Any]:
+def make_server(name: str, tools: list[dict[str, Any]], handler: Handler,
+                view: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Server[Any]:
     """A low-level MCP server listing `tools` (catalog order) and calling `handler`.
 
-    `tools` are the catalog's `tool` objects, served equal as JSON. The handler is called only
-    with arguments valid against the tool's inputSchema.
+    `tools` are the catalog's `tool` objects, served equal as JSON (or as `view` shows each
+    to a client: a schema profile). The handler is called only with arguments valid against
+    the tool's exact inputSchema.
     """
     entries = entries_of(tools)
-    listed = [entries[tool["name"]].wire for tool in tools]
+    listed = [entries[tool["name"]].wire if view is None
+              else types.Tool.model_validate(view(tool)) for tool in tools]
 
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
