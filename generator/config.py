@@ -13,6 +13,13 @@
           bearerAuth: BROADCAST_TOKEN
         ref_root: ..                   # optional: relative $refs may reach files under
                                        # this folder (default: the spec's own folder)
+        output_schemas: exact          # or shallow, none (model/shallow.py)
+        max_tokens: 200000             # budgets of tools/list (render/budget.py); also
+        max_tools: 300                 # per toolset
+        toolsets:                      # toolcat serve --toolset NAME (docs/large-apis.md)
+          channels:
+            include: {tags: [channels]}
+            max_tools: 20
 """
 
 from __future__ import annotations
