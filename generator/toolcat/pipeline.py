@@ -28,6 +28,8 @@ from .load.validation.validate import validate_in_background, validator_id, verd
 from .model.build import check_names, draft_tools
 from .model.lenient import lenient_tools
 from .model.schema_check import check_schemas
+from .model.selection import toolset_members
+from .model.shallow import publish_outputs
 from .model.types import Catalog, Source
 from .model.undeclared import add_undeclared
 from .normalise.defs import Definitions
@@ -168,8 +170,10 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
         if target.output_schemas == "lenient":
             tools = lenient_tools(tools)
         check_schemas(tools, str(target.spec), defs)
+        tools = publish_outputs(tools, target.output_schemas)
         source = Source(target.spec_label, spec.sha256, spec.openapi, validator_id())
-        catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions))
+        catalog = Catalog(target.name, source, tuple(tools), tuple(exclusions),
+                          toolset_members(target.toolsets, drafts, tools))
         files = (_render_module_and_summary(catalog, models=target.models,
                                             templates=target.templates,
                                             regenerate=target.regenerate,

@@ -13,14 +13,14 @@ Each operation left out is listed in ``catalog.exclusions`` with the rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from ..config import Selection, Selector
+from ..config import Selection, Selector, Toolset
 from ..errors import Problem, ToolcatError
 from .operations import Operation
-from .types import Exclusion
+from .types import Exclusion, Tool
 
 
 @dataclass(frozen=True)
@@ -94,3 +94,18 @@ def select_operations(ops: list[Operation], selection: Selection | None
                                     "the selection leaves no operation of the spec",
                                     "widen include or narrow exclude")])
     return kept, excluded
+
+
+def toolset_members(toolsets: Sequence[Toolset], drafts: Sequence[tuple[Operation, Tool]],
+                    tools: Sequence[Tool]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each toolset's tools, by name: the catalog's operations its selectors keep (matched
+    like ``include:``/``exclude:``, a stale value an error), as the tools they became."""
+    ops = [op for op, _ in drafts]
+    pointer = {id(op): tool.binding.pointer for op, tool in drafts}
+    found = []
+    for toolset in toolsets:
+        kept, _ = select_operations(ops, toolset.selection)
+        chosen = {pointer[id(op)] for op in kept}
+        found.append((toolset.name, tuple(sorted(t.name for t in tools
+                                                 if t.binding.pointer in chosen))))
+    return tuple(found)

@@ -118,3 +118,4 @@ class Catalog:
     source: Source
     tools: tuple[Tool, ...]
     exclusions: tuple[Exclusion, ...] = field(default_factory=tuple)
+    toolsets: tuple[tuple[str, tuple[str, ...]], ...] = ()   # name -> tool names (sorted)

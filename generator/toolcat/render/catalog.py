@@ -16,7 +16,10 @@ def tools_digest(tools: list[dict[str, Any]]) -> str:
 
 def catalog_data(catalog: Catalog) -> dict[str, Any]:
     mcp = [t.mcp_json() for t in catalog.tools]
+    toolsets = {"toolsets": {name: list(names) for name, names in catalog.toolsets}
+                } if catalog.toolsets else {}
     return {
+        **toolsets,
         "format": FORMAT_VERSION,
         "name": catalog.name,
         "source": {

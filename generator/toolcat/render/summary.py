@@ -13,6 +13,7 @@ from pathlib import Path
 from ..model.types import Catalog, Tool
 from ..vocab.mcp import HINT_DEFAULTS
 from .escape import code, markdown_cell
+from .size import BYTES_PER_TOKEN, list_size
 from .templates import environment
 
 __all__ = ["code", "markdown_cell", "render_summary", "row"]
@@ -48,6 +49,11 @@ def render_summary(catalog: Catalog, templates: Path | None = None) -> bytes:
     env = environment(templates)
     rows = sorted((row(t) for t in catalog.tools), key=lambda r: r.name)
     exclusions = sorted(catalog.exclusions, key=lambda e: e.operation)
+    served = {t.name: t.mcp_json() for t in catalog.tools}
+    size = list_size(list(served.values()))
+    toolsets = [(name, list_size([served[n] for n in names]))
+                for name, names in catalog.toolsets]
     text = env.get_template(TEMPLATE).render(
-        name=catalog.name, spec=catalog.source.spec, rows=rows, exclusions=exclusions)
+        name=catalog.name, spec=catalog.source.spec, rows=rows, exclusions=exclusions,
+        size=size, ratio=f"{BYTES_PER_TOKEN:g}", toolsets=toolsets)
     return text.encode()

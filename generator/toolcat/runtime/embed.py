@@ -17,6 +17,7 @@ error outcome naming each argument, and nothing is sent.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -27,7 +28,9 @@ from mcp.server.lowlevel import Server
 from ..parse.limits import read_bounded
 from ..vocab.ecma import ECMAValidator
 from .api import ApiHandler, ApiOptions
+from .discover import make_discovery_server
 from .mcp_server import ToolOutcome, argument_errors, make_server
+from .profiles import profiled_tool
 from .request_log import RequestLog
 
 
@@ -40,13 +43,28 @@ def open_catalog(folder: str | Path) -> dict[str, Any]:
 
 def build_server(catalog: dict[str, Any], *, base_url: str | None = None,
                  credentials: Mapping[str, str] | None = None, timeout: float = 30.0,
-                 environ: Mapping[str, str] | None = None,
-                 log: RequestLog | None = None) -> Server[Any]:
-    """The MCP server `toolcat serve` runs, for a catalog already in memory."""
+                 environ: Mapping[str, str] | None = None, log: RequestLog | None = None,
+                 mode: str = "tools", toolset: str | None = None,
+                 schema_profile: str | None = None) -> Server[Any]:
+    """The MCP server `toolcat serve` runs, for a catalog already in memory: one tool per
+    operation (`mode="tools"`) or the discovery meta-tools (`"discover"`), over the whole
+    catalog or one of its toolsets."""
     options = ApiOptions(base_url=base_url, timeout=timeout, credentials=dict(credentials or {}),
                          log=log)
-    return make_server(str(catalog["name"]), [e["tool"] for e in catalog["tools"]],
-                       ApiHandler(catalog, options, environ))
+    entries = toolset_entries(catalog, toolset)
+    handler = ApiHandler(catalog, options, environ)
+    if mode == "discover":
+        return make_discovery_server(str(catalog["name"]), entries, handler, schema_profile)
+    view = None if schema_profile is None else partial(profiled_tool, profile=schema_profile)
+    return make_server(str(catalog["name"]), [e["tool"] for e in entries], handler, view)
+
+
+def toolset_entries(catalog: dict[str, Any], toolset: str | None) -> list[dict[str, Any]]:
+    """The catalog's entries, or those of the toolset named (catalog.json's `toolsets`)."""
+    if toolset is None:
+        return list(catalog["tools"])
+    members = set((catalog.get("toolsets") or {})[toolset])
+    return [e for e in catalog["tools"] if e["tool"]["name"] in members]
 
 
 class Caller:

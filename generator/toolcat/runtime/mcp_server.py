@@ -72,6 +72,9 @@ class _Entry:
     outputs: Draft202012Validator | None
 
 
+Entry = _Entry   # one served tool: its object, wire form and validators
+
+
 def _entry(tool: dict[str, Any]) -> _Entry:
     output_schema = tool.get("outputSchema")
     return _Entry(
@@ -238,14 +241,17 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
     return types.CallToolResult(content=content)
 
 
-def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Server[Any]:
+def make_server(name: str, tools: list[dict[str, Any]], handler: Handler,
+                view: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Server[Any]:
     """A low-level MCP server listing `tools` (catalog order) and calling `handler`.
 
-    `tools` are the catalog's `tool` objects, served equal as JSON. The handler is called only
-    with arguments valid against the tool's inputSchema.
+    `tools` are the catalog's `tool` objects, served equal as JSON (or as `view` shows each
+    to a client: a schema profile). The handler is called only with arguments valid against
+    the tool's exact inputSchema.
     """
-    entries = {tool["name"]: _entry(tool) for tool in tools}
-    listed = [entries[tool["name"]].wire for tool in tools]
+    entries = entries_of(tools)
+    listed = [entries[tool["name"]].wire if view is None
+              else types.Tool.model_validate(view(tool)) for tool in tools]
 
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
@@ -256,25 +262,36 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Ser
         entry = entries.get(params.name)
         if entry is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
-        arguments = dict(params.arguments or {})
-        problems = argument_errors(entry.inputs, arguments) or [
-            f"{p}: holds text that is not valid Unicode (a lone surrogate); send valid text"
-            for name, value in arguments.items()
-            for p in _surrogate_paths(name, name) + _surrogate_paths(value, name)]
-        if problems:
-            return _error_result(
-                "Invalid arguments; nothing was sent to the API:\n"
-                + "\n".join(f"- {p}" for p in problems)
-            )
-        try:
-            return _result(entry, await handler(params.name, arguments))
-        except MCPError:
-            raise
-        except Exception as exc:  # a tool failure is a result the agent sees, never code 0
-            return _error_result(f"The tool failed: {type(exc).__name__}: {exc}")
+        return await call_entry(entry, dict(params.arguments or {}), handler)
 
     # contain: one call can never end the server (containment.py).
     return Server(name, on_list_tools=list_tools, on_call_tool=contain(call_tool))
+
+
+def entries_of(tools: list[dict[str, Any]]) -> dict[str, _Entry]:
+    """Each tool's entry (its wire form and validators), by name."""
+    return {tool["name"]: _entry(tool) for tool in tools}
+
+
+async def call_entry(entry: _Entry, arguments: dict[str, Any],
+                     handler: Handler) -> types.CallToolResult:
+    """One call of one tool: validation, the handler, output checking. Every way of calling
+    a tool (tools/call, discovery's call tool) goes through here."""
+    problems = argument_errors(entry.inputs, arguments) or [
+        f"{p}: holds text that is not valid Unicode (a lone surrogate); send valid text"
+        for name, value in arguments.items()
+        for p in _surrogate_paths(name, name) + _surrogate_paths(value, name)]
+    if problems:
+        return _error_result(
+            "Invalid arguments; nothing was sent to the API:\n"
+            + "\n".join(f"- {p}" for p in problems)
+        )
+    try:
+        return _result(entry, await handler(entry.tool["name"], arguments))
+    except MCPError:
+        raise
+    except Exception as exc:  # a tool failure is a result the agent sees, never code 0
+        return _error_result(f"The tool failed: {type(exc).__name__}: {exc}")
 
 
 async def run_stdio(server: Server[Any]) -> None:
