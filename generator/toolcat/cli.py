@@ -33,10 +33,9 @@ from .model.naming import catalog_name
 from .output.files import Difference
 from .output.guard import BYTECODE
 from .progress import progress
+from .vocab.exits import Exit
 from .vocab.files import CATALOG_FILE
 from .vocab.validation import MODES, Mode
-
-OK, STALE, ERROR = 0, 1, 2
 
 
 def default_catalog_name(spec: Path) -> str:
@@ -202,7 +201,7 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
         click.echo(_bytecode_note(checked.differences), nl=False)
         click.echo(f"fix: run {_fix(target)} and commit the result")
     if stale:
-        sys.exit(STALE)
+        sys.exit(Exit.STALE)
 
 
 def _fix(target: Target) -> str:
@@ -383,21 +382,21 @@ def main() -> None:
         cli.main(standalone_mode=False)
     except ToolcatError as exc:
         click.echo(exc.render(), err=True)
-        sys.exit(ERROR)
+        sys.exit(Exit.ERROR)
     except click.exceptions.Abort:
-        sys.exit(ERROR)
+        sys.exit(Exit.ERROR)
     except click.ClickException as exc:
         exc.show()
-        sys.exit(ERROR)
+        sys.exit(Exit.ERROR)
     except KeyboardInterrupt:
-        sys.exit(ERROR)
+        sys.exit(Exit.ERROR)
     except RecursionError:
         click.echo("error: the document nests too deeply to process", err=True)
-        sys.exit(ERROR)
+        sys.exit(Exit.ERROR)
     except Exception as exc:
         if os.environ.get("TOOLCAT_DEBUG"):
             raise
         click.echo(f"toolcat: internal error: {exc!r}\n  fix: this is a toolcat bug; "
                    "run again with TOOLCAT_DEBUG=1 for the traceback and report it", err=True)
-        sys.exit(ERROR)
-    sys.exit(OK)
+        sys.exit(Exit.ERROR)
+    sys.exit(Exit.OK)

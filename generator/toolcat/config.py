@@ -56,8 +56,8 @@ FROM_PARENT = "the folder holding this one"
 # The catalog name rule, the one place it lives: the name becomes a Python package
 # folder, module constants and catalog.json's "name" (the JSON Schema repeats it and
 # a test keeps the two equal).
-NAME_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
-NAME_RULE = "a lower-case letter, then up to 63 lower-case letters, digits or _"
+CATALOG_NAME_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
+CATALOG_NAME_RULE = "a lower-case letter, then up to 63 lower-case letters, digits or _"
 
 
 _ENV_VAR = r"^[A-Za-z_][A-Za-z0-9_]*$"
@@ -229,7 +229,7 @@ class Target(pydantic.BaseModel):
 
     model_config = pydantic.ConfigDict(frozen=True)
 
-    name: str = pydantic.Field(pattern=NAME_PATTERN)
+    name: str = pydantic.Field(pattern=CATALOG_NAME_PATTERN)
     spec: Path
     spec_label: str
     output: Path
@@ -332,9 +332,9 @@ def _folder(base: Path, folder: str | None, file: str, name: str) -> Path | None
 
 def check_catalog_name(name: str, file: str, location: str) -> str:
     """``name`` if it follows the catalog name rule, else exit 2 naming it."""
-    if re.match(NAME_PATTERN, name) is None:
+    if re.match(CATALOG_NAME_PATTERN, name) is None:
         raise fail(file, location, f"catalog name {name!r} is not a Python identifier in "
-                   "snake_case", f"use {NAME_RULE}")
+                   "snake_case", f"use {CATALOG_NAME_RULE}")
     return name
 
 

@@ -40,6 +40,7 @@ from .overrides.schema import read_overrides
 from .render.catalog import render_catalog
 from .render.python_module import black_format, black_key, render_python
 from .render.summary import render_summary
+from .vocab.digests import tagged
 from .vocab.files import CATALOG_FILE, MODELS_FILE, MODULE_FILE, SUMMARY_FILE
 
 
@@ -68,7 +69,7 @@ def spec_digest(files: dict[Path, bytes], root: Path,
     for overlay in overlays:
         rel = Path(os.path.relpath(overlay, root)).as_posix()
         digest.update(b"overlay\0" + rel.encode() + b"\0" + overlay.read_bytes() + b"\0")
-    return "sha256:" + digest.hexdigest()
+    return tagged(digest.hexdigest())
 
 
 def load_spec(path: Path, known_valid: str | None = None,

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pydantic
 import pytest
-from toolcat.config import NAME_PATTERN, Target, load_config
+from toolcat.config import CATALOG_NAME_PATTERN, Target, load_config
 from toolcat.errors import ToolcatError
 
 
 def test_schema_repeats_the_rule() -> None:
     schema = json.loads(files("toolcat").joinpath("schemas/catalog.schema.json").read_bytes())
-    assert schema["properties"]["name"]["pattern"] == NAME_PATTERN
+    assert schema["properties"]["name"]["pattern"] == CATALOG_NAME_PATTERN
 
 
 def test_a_target_cannot_carry_a_bad_name(tmp_path: Path) -> None:

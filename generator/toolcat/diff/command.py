@@ -18,12 +18,11 @@ from click.core import ParameterSource
 
 from ..config import DEFAULT_CONFIG, load_config
 from ..errors import Problem, ToolcatError, fail
+from ..vocab.exits import Exit
 from . import StaleCheck
 from .catalogs import read_side, revision_pairs
 from .classify import CatalogDiff, diff_catalogs
 from .report import render_markdown, render_text
-
-FOUND = 1
 
 
 @click.command()
@@ -61,7 +60,7 @@ def diff(old: Path | None, new: Path | None, base: str | None, config: Path, fmt
     changes = [c for d in diffs for c in d.changes]
     if (fail_on == "any" and changes) or (fail_on == "breaking"
                                           and any(c.breaking for c in changes)):
-        sys.exit(FOUND)
+        sys.exit(Exit.FOUND)
 
 
 def _refuse_stale(config: Path) -> None:

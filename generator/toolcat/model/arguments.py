@@ -17,7 +17,8 @@ from typing import Any
 from ..errors import fail
 from ..normalise.defs import Definitions
 from ..normalise.merge import merged_object
-from ..vocab.pointers import escape_token, unescape_token
+from ..vocab.mcp import IF_MATCH
+from ..vocab.pointers import LOCAL_DEFS, escape_token, unescape_token
 from . import deep_names, media, wire
 from .argument_names import Wanted, assign
 from .naming import argument_name
@@ -26,7 +27,6 @@ from .types import ArgumentBinding
 
 # HTTP decides these from the binding; OpenAPI 3 says such parameters SHALL be ignored.
 RESERVED_HEADERS = frozenset({"accept", "content-type", "authorization"})
-IF_MATCH = "ifMatch"
 _DEFAULT_STYLE = {"path": ("simple", False), "query": ("form", True),
                   "header": ("simple", False), "cookie": ("form", True)}
 
@@ -232,9 +232,9 @@ def _top_names(defs: Definitions, schema: Any, depth: int,
         "unevaluatedProperties", False) is not False
     ref = schema.get("$ref")
     if isinstance(ref, str):
-        if not ref.startswith("#/$defs/"):
+        if not ref.startswith(LOCAL_DEFS):
             return set(), True
-        name = unescape_token(ref[len("#/$defs/"):])
+        name = unescape_token(ref[len(LOCAL_DEFS):])
         if name in seen:
             return set(), True
         found, open_ref = _top_names(defs, defs.definition(name, "input")[0], depth + 1,

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..jsontypes import json_type
 from ..vocab.outputs import OutputSchemas
+from ..vocab.pointers import LOCAL_DEFS
 from .types import Tool
 
 # OutputSchemas (vocab/outputs.py): lenient is applied by the pipeline before the checks
@@ -32,8 +33,8 @@ PLAIN_ROOT = frozenset({"type", "properties", "required", "additionalProperties"
 
 def _resolve(node: Any, defs: dict[str, Any], seen: frozenset[str]) -> tuple[Any, frozenset[str]]:
     while isinstance(node, dict) and isinstance(node.get("$ref"), str) \
-            and node["$ref"].startswith("#/$defs/"):
-        name = node["$ref"][len("#/$defs/"):]
+            and node["$ref"].startswith(LOCAL_DEFS):
+        name = node["$ref"][len(LOCAL_DEFS):]
         if name in seen or name not in defs:
             return True, seen    # a cycle or an unknown target: open
         node, seen = defs[name], seen | {name}

@@ -26,9 +26,9 @@ from typing import Any
 
 from ..jsonio import dumps
 from ..model.types import Catalog, Tool
-from ..vocab.pointers import defs_referenced, split_pointer
+from ..vocab.pointers import LOCAL_DEFS, defs_referenced, split_pointer
 
-DEFS = "#/$defs/"
+DEFS = LOCAL_DEFS
 # (tool name, "input" | "output", definition name) - one definition of one schema
 Node = tuple[str, str, str]
 

@@ -26,7 +26,7 @@ from ..errors import fail
 from ..jsonio import dumps
 from ..jsontypes import TYPE_ORDER
 from ..jsontypes import json_type as _json_type
-from ..vocab.pointers import escape_token, split_pointer, unescape_token
+from ..vocab.pointers import LOCAL_DEFS, escape_token, split_pointer, unescape_token
 from .schema import Mode, SchemaRewriter
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
@@ -219,8 +219,8 @@ class Definitions:
         elif isinstance(schema.get("enum"), list):
             found = _widen(frozenset(_json_type(v) for v in schema["enum"]))
         ref = schema.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            target = unescape_token(ref[len("#/$defs/"):])
+        if isinstance(ref, str) and ref.startswith(LOCAL_DEFS):
+            target = unescape_token(ref[len(LOCAL_DEFS):])
             inner = None if target in seen else self._ceiling(
                 self.definition(target, mode)[0], mode, seen | {target})
             found = _meet(found, inner)

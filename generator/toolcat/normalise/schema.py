@@ -34,7 +34,7 @@ from ..jsontypes import TYPE_ORDER
 from ..jsontypes import json_type as _json_type
 from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from ..vocab.patterns import BASE64_PATTERN
-from ..vocab.pointers import escape_token
+from ..vocab.pointers import LOCAL_DEFS, escape_token
 
 Mode = Literal["input", "output"]
 
@@ -185,7 +185,7 @@ class SchemaRewriter:
                        "report this: toolcat should have bundled it")
         name, _, _ = self.lookup(ref, f"{loc}/$ref")
         self.refs.add(name)
-        out: dict[str, Any] = {"$ref": "#/$defs/" + escape_token(name)}
+        out: dict[str, Any] = {"$ref": LOCAL_DEFS + escape_token(name)}
         for key, value in node.items():
             if key == "$ref" or key in DROPPED or key.startswith("x-") \
                     or self._annotation_dropped(key):

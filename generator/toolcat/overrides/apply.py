@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import Problem, ToolcatError, nearest
-from ..model.arguments import IF_MATCH
 from ..model.operations import Operation
 from ..model.selection import Selected, matches
 from ..model.types import ArgumentBinding, Exclusion, Tool
 from ..parse.checked_yaml import Lines, line_of
+from ..vocab.mcp import IF_MATCH
 from ..vocab.pointers import defs_referenced
 from .schema import (
     AllOperations,

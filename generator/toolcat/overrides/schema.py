@@ -10,10 +10,10 @@ import pydantic
 
 from ..config import SelectorConfig
 from ..parse.checked_yaml import Lines, parse_model, read_yaml
-from ..vocab.mcp import NAME_PATTERN
+from ..vocab.mcp import TOOL_NAME_PATTERN
 
 Strict = pydantic.ConfigDict(extra="forbid", frozen=True)
-ToolNameStr = pydantic.constr(pattern=NAME_PATTERN)
+ToolNameStr = pydantic.constr(pattern=TOOL_NAME_PATTERN)
 
 
 class Semantics(StrEnum):

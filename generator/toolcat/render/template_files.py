@@ -10,6 +10,7 @@ import hashlib
 from pathlib import Path
 
 from ..parse.limits import read_bounded
+from ..vocab.digests import tagged
 
 _FIX = "a template is a regular UTF-8 file within toolcat's size limit"
 
@@ -33,4 +34,4 @@ def folder_digest(folder: Path | None) -> str | None:
         if not file.is_dir():
             digest.update(f"{file.relative_to(folder).as_posix()}\0".encode())
             digest.update(read_template(file) + b"\0")
-    return "sha256:" + digest.hexdigest()
+    return tagged(digest.hexdigest())

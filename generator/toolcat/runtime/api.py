@@ -28,6 +28,7 @@ from urllib.parse import urljoin, urlsplit
 import anyio
 import httpx2
 
+from ..vocab.mcp import IF_MATCH
 from .mcp_server import ToolOutcome
 from .request import HttpRequest, RequestError, build_request, resolve_server
 from .request_log import RequestLog
@@ -37,7 +38,6 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 NO_CONTENT = frozenset({204, 205, 304})     # no body, whatever the document says (RFC 9110)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 MAX_REDIRECTS = 5
-IF_MATCH = "ifMatch"
 
 
 @dataclass(frozen=True)

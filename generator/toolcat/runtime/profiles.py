@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..vocab.pointers import LOCAL_DEFS
+
 PROFILES = ("gemini",)
 DEPTH = 3
 # Keywords a profile shows as they are (subschemas are rewritten in _rewrite).
@@ -41,8 +43,8 @@ def _view(node: Any, defs: dict[str, Any], keep: frozenset[str], seen: tuple[str
     if not isinstance(node, dict):
         return {}                         # true, or false (no value): open either way
     ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        name = ref[len("#/$defs/"):]
+    if isinstance(ref, str) and ref.startswith(LOCAL_DEFS):
+        name = ref[len(LOCAL_DEFS):]
         if seen.count(name) >= DEPTH or name not in defs:
             return {}                     # recursion cut (or a dangling ref): open
         # Siblings of $ref are further constraints: dropping them only widens.

@@ -18,14 +18,13 @@ import click
 from ..config import DEFAULT_CONFIG, load_config, select
 from ..diff.catalogs import CatalogView, read_side
 from ..errors import fail
+from ..vocab.exits import Exit
 from ..vocab.files import CATALOG_FILE
 from .connect import Server, http_server, stdio_server
 from .findings import Report, make_report
 from .names import NameMap, parse_names
 from .report import render
 from .session import Options, run
-
-DRIFT = 1
 
 
 @click.command()
@@ -76,7 +75,7 @@ def verify(name: str | None, catalog_path: Path | None, config: Path, command: s
                    Options(probe, allow_writes, call_readonly, timeout, deadline))
     click.echo(render(report, fmt), nl=False)
     if not report.clean:
-        sys.exit(DRIFT)
+        sys.exit(Exit.DRIFT)
 
 
 def check(label: str, entries: list[dict[str, Any]], server: Server, names: NameMap,

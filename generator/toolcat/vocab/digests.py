@@ -14,5 +14,13 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+TAG = "sha256:"
+
+
 def sha256_tagged(data: bytes) -> str:
-    return "sha256:" + sha256_hex(data)
+    return TAG + sha256_hex(data)
+
+
+def tagged(hexdigest: str) -> str:
+    """A digest built piece by piece (``hashlib.sha256().update``), in the written spelling."""
+    return TAG + hexdigest
