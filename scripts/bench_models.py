@@ -27,7 +27,7 @@ from toolcat.errors import ToolcatError
 from toolcat.models.document import models_document
 from toolcat.models.render import model_classes, render_models
 from toolcat.pipeline import build_catalog, spec_verdict
-from toolcat.render.python_module import black_format
+from toolcat.text.python_format import black_format
 
 HEADER = ("| document | tools | models.py bytes | classes | document s | "
           "datamodel-code-generator s | black s | total s (cpu) | note |\n"

@@ -38,8 +38,9 @@ from .output.record import SpecFiles, spec_files
 from .overrides.apply import apply_overrides
 from .overrides.schema import read_overrides
 from .render.catalog import render_catalog
-from .render.python_module import black_format, black_key, render_python
+from .render.python_module import render_python
 from .render.summary import render_summary
+from .text.python_format import black_format, black_key
 from .vocab.digests import tagged
 from .vocab.files import CATALOG_FILE, MODELS_FILE, MODULE_FILE, SUMMARY_FILE
 

@@ -21,11 +21,11 @@ import pytest
 from click.testing import CliRunner, Result
 from helpers.fixtures import write_spec
 from helpers.generate import run_cli
+from toolcat.catalog.format import tools_digest
 from toolcat.cli import cli
 from toolcat.jsonio import dumps
 from toolcat.load.bundle import bundle
 from toolcat.pipeline import spec_digest
-from toolcat.render.catalog import tools_digest
 from toolcat.vocab.digests import sha256_hex, sha256_tagged
 from toolcat.vocab.files import CATALOG_FILE, MODULE_FILE, RECORD_FILE, SUMMARY_FILE
 

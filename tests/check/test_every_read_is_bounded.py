@@ -19,8 +19,8 @@ from helpers.generated_copy import fresh_copy, generate_project
 from toolcat.errors import ToolcatError
 from toolcat.identity import DEFAULT_TEMPLATES
 from toolcat.parse import limits
-from toolcat.render.templates import environment
 from toolcat.runtime.embed import open_catalog
+from toolcat.text.templates import environment
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 

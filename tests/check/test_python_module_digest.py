@@ -16,7 +16,8 @@ import pytest
 from toolcat.cache.formatted import cached_formatter
 from toolcat.model.types import Catalog
 from toolcat.render import python_module
-from toolcat.render.python_module import black_format, black_key, render_python
+from toolcat.render.python_module import render_python
+from toolcat.text.python_format import black_format, black_key
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from toolcat.catalog.reader import CatalogView, parse_catalog
 from toolcat.config import Target
-from toolcat.diff.catalogs import CatalogView, parse_catalog
 from toolcat.diff.classify import Change, diff_catalogs
 from toolcat.pipeline import build_catalog
 from toolcat.render.catalog import render_catalog

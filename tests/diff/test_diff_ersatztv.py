@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from toolcat.catalog.reader import CatalogView, parse_catalog
 from toolcat.config import Target
-from toolcat.diff.catalogs import CatalogView, parse_catalog
 from toolcat.diff.classify import CatalogDiff, Change, diff_catalogs
 from toolcat.diff.report import render_markdown, render_text
 from toolcat.pipeline import build_catalog, spec_verdict

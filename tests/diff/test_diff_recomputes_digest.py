@@ -7,7 +7,7 @@ A description hand-edited under the old digest used to be reported as no change
 from __future__ import annotations
 
 import orjson
-from toolcat.diff.catalogs import parse_catalog
+from toolcat.catalog.reader import parse_catalog
 from toolcat.diff.classify import diff_catalogs
 from toolcat.diff.report import stale_summary
 from toolcat.jsonio import dumps

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from test_diff_classify import OVERRIDES, SPEC, build, op, rename_operation, schema
-from toolcat.diff.catalogs import CatalogView
+from toolcat.catalog.reader import CatalogView
 from toolcat.diff.classify import CatalogDiff, diff_catalogs
 from toolcat.diff.report import render_markdown, render_text, stale_summary
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toolcat.diff.catalogs import read_side
+from toolcat.catalog.reader import read_catalog as read_side
 from toolcat.verify.command import _entries, check
 from toolcat.verify.connect import memory_server
 from toolcat.verify.findings import Report

@@ -3,7 +3,7 @@
 Issue 9 item 9: ``--name 'x\"\"\";__import__("os")...'`` or a spec file whose name
 contains ``\"\"\"`` turned into statements in ``__init__.py``; CATALOG.md passed NUL
 and U+202E to reviewers. Values now reach text only through the escaping filters of
-``generator/render/escape.py``, and the environment refuses any other string.
+``generator/toolcat/text/escape.py``, and the environment refuses any other string.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pathlib import Path
 import jinja2
 import pytest
 from helpers.inprocess import RunCli
-from toolcat.render.escape import code, markdown_cell, pydoc
-from toolcat.render.templates import environment
+from toolcat.text.escape import code, markdown_cell, pydoc
+from toolcat.text.templates import environment
 
 INJECTION = 'x""";__import__("os").system("touch PWNED");"""'
 SPOOFED = "/files/\u202egpj.exe/\u0000\u200b{id}"

@@ -136,6 +136,30 @@ def test_no_import_loops() -> None:
     assert not found, "import loops:\n" + "\n".join(" -> ".join(c) for c in found)
 
 
+# The rooms that read catalogs: each reads them through `catalog` and writes text through
+# `text`, never through the generator's renderers or through one another.
+READERS = ("diff", "models", "runtime", "verify")
+
+
+def sideways_arrows(graph: dict[str, set[str]]) -> list[str]:
+    problems = []
+    for module, deps in sorted(graph.items()):
+        room = _room(module)
+        if room not in READERS:
+            continue
+        problems += [f"{module} -> {dep}" for dep in sorted(deps)
+                     if _room(dep) != room and _room(dep) in {"render", *READERS}]
+    return problems
+
+
+def test_catalog_readers_use_the_catalog_room() -> None:
+    problems = sideways_arrows(_graph())
+    assert not problems, ("a catalog reader imports a renderer or another reader (use "
+                          "toolcat.catalog / toolcat.text):\n" + "\n".join(problems))
+    assert sideways_arrows({"toolcat.verify.command": {"toolcat.diff.catalogs"}}) == [
+        "toolcat.verify.command -> toolcat.diff.catalogs"]
+
+
 def test_the_checks_see_an_upward_arrow_and_a_loop() -> None:
     """The two checks on a made-up graph: they are not vacuous."""
     graph = {"toolcat.load.bundle": {"toolcat.output.files"},

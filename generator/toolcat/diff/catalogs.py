@@ -1,9 +1,5 @@
-"""One side of a diff: a catalog.json file, a catalog folder, or a path at a git revision.
-
-A catalog is checked for the shape the classifier relies on before anything is
-compared, so a wrong file fails here with its name and a fix instead of as a
-KeyError three stages later.
-"""
+"""The sides of a diff at git revisions (a file or folder side is catalog.reader's
+``read_catalog``): every committed catalog, paired by path."""
 
 from __future__ import annotations
 
@@ -12,33 +8,14 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from ..catalog.reader import SIDE_FIX, CatalogView, parse_catalog
 from ..config import load_config
 from ..errors import fail
-from ..jsonio import loads
 from ..parse.limits import MAX_FILE_BYTES, read_bounded
-from ..render.catalog import tools_digest
 from ..vocab.files import CATALOG_FILE
 
-FORMATS = frozenset({1, 2})
 GENERATED_GLOB = "generated/*/catalog.json"
-_NOT_A_CATALOG = "point at a catalog.json written by `toolcat generate`, or at its folder"
-
-
-@dataclass(frozen=True)
-class ToolRecord:
-    tool: dict[str, Any]       # exactly what tools/list returns
-    binding: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class CatalogView:
-    label: str                 # where it was read from, for messages
-    name: str
-    digest: str | None         # of the tools as read (recomputed, not the stored field)
-    tools: dict[str, ToolRecord]
-    meta: dict[str, Any]       # every top-level field except the tools
 
 
 @dataclass(frozen=True)
@@ -48,64 +25,6 @@ class Pair:
     label: str
     old: CatalogView | None
     new: CatalogView | None
-
-
-def parse_catalog(data: bytes, label: str) -> CatalogView:
-    try:
-        doc = loads(data)
-    except ValueError as exc:
-        raise fail(label, "", f"not valid JSON ({exc})", _NOT_A_CATALOG) from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("tools"), list):
-        raise fail(label, "/tools", "not a toolcat catalog: there is no 'tools' list",
-                   _NOT_A_CATALOG)
-    if doc.get("format") not in FORMATS:
-        raise fail(label, "/format", f"catalog format {doc.get('format')!r} is not one this "
-                   f"toolcat reads ({', '.join(map(str, sorted(FORMATS)))})",
-                   "regenerate both sides with the same toolcat version")
-    tools: dict[str, ToolRecord] = {}
-    for index, entry in enumerate(doc["tools"]):
-        record = _record(entry, label, index)
-        name = record.tool["name"]
-        if name in tools:
-            raise fail(label, f"/tools/{index}/tool/name", f"tool '{name}' appears twice",
-                       "regenerate the catalog; toolcat never writes a name twice")
-        tools[name] = record
-    # Recomputed, never read: a hand-edited tool under the old "digest" field would
-    # otherwise pass for unchanged. The stored field stays in meta, so a stale one
-    # shows up as a differing catalog field.
-    digest = tools_digest([record.tool for record in tools.values()])
-    meta = {k: v for k, v in doc.items() if k != "tools"}
-    return CatalogView(label, str(doc.get("name", "")), digest, tools, meta)
-
-
-def _record(entry: Any, label: str, index: int) -> ToolRecord:
-    where = f"/tools/{index}"
-    if not isinstance(entry, dict) or not isinstance(entry.get("tool"), dict) \
-            or not isinstance(entry.get("binding"), dict):
-        raise fail(label, where, "a tool entry needs a 'tool' and a 'binding' object",
-                   _NOT_A_CATALOG)
-    tool, binding = entry["tool"], entry["binding"]
-    if not isinstance(tool.get("name"), str) or not isinstance(tool.get("inputSchema"), dict):
-        raise fail(label, f"{where}/tool", "a tool needs a string 'name' and an "
-                   "'inputSchema' object", _NOT_A_CATALOG)
-    if not isinstance(binding.get("arguments"), dict):
-        raise fail(label, f"{where}/binding/arguments", "a binding needs an 'arguments' "
-                   "object", _NOT_A_CATALOG)
-    return ToolRecord(tool, binding)
-
-
-def read_side(path: Path) -> CatalogView:
-    """A catalog.json, or a folder holding one (read within ``parse.limits``)."""
-    file = path / CATALOG_FILE if path.is_dir() else path
-    if path.is_dir() and not file.is_file():
-        raise fail(str(path), "", f"this folder holds no {CATALOG_FILE}", _NOT_A_CATALOG)
-    if not os.path.lexists(file):
-        raise fail(str(path), "", "no such file or folder",
-                   "check the path; each side is a catalog.json or a catalog folder")
-    return parse_catalog(read_bounded(file, fix=_SIDE_FIX), str(file))
-
-
-_SIDE_FIX = "each side is a catalog.json (a regular file) or a catalog folder"
 
 
 # --- git ------------------------------------------------------------------------------
@@ -195,7 +114,7 @@ def revision_pairs(rev: str, config: Path, cwd: Path) -> list[Pair]:
         old_bytes = _at_revision(rev, rel, here)
         new_file = root / rel
         old = parse_catalog(old_bytes, f"{rev}:{rel}") if old_bytes is not None else None
-        new = (parse_catalog(read_bounded(new_file, fix=_SIDE_FIX), label)
+        new = (parse_catalog(read_bounded(new_file, fix=SIDE_FIX), label)
                if os.path.lexists(new_file) else None)
         pairs.append(Pair(label, old, new))
     return pairs

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..render.escape import code
+from ..catalog.reader import CatalogView, ToolRecord
+from ..text.escape import code
 from ..vocab.mcp import HINT_DEFAULTS
-from .catalogs import CatalogView, ToolRecord
 from .schemas import BREAKING, COMPATIBLE, Found, compare_schemas, show
 
 # The value of each hint that promises more danger.

@@ -16,11 +16,12 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
+from ..catalog.reader import read_catalog
 from ..config import DEFAULT_CONFIG, load_config
 from ..errors import Problem, ToolcatError, fail
 from ..vocab.exits import Exit
 from . import StaleCheck
-from .catalogs import read_side, revision_pairs
+from .catalogs import revision_pairs
 from .classify import CatalogDiff, diff_catalogs
 from .report import render_markdown, render_text
 
@@ -90,4 +91,4 @@ def _diffs(old: Path | None, new: Path | None, base: str | None,
                 for p in revision_pairs(base, config, Path.cwd())]
     if old is None or new is None:
         raise click.UsageError("give two catalogs (OLD NEW), or --base REV")
-    return [diff_catalogs(read_side(old), read_side(new))]
+    return [diff_catalogs(read_catalog(old), read_catalog(new))]

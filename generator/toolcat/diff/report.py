@@ -11,9 +11,9 @@ from pathlib import Path
 
 import click
 
+from ..catalog.reader import parse_catalog
 from ..errors import ToolcatError
-from ..render.templates import environment
-from .catalogs import parse_catalog
+from ..text.templates import environment
 from .classify import CatalogDiff, Change, ToolDiff, diff_catalogs
 
 TEMPLATE = "diff.md.jinja"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..render.templates import environment
+from ..text.templates import environment
 
 
 def config_text(name: str, spec: str, output: str) -> str:

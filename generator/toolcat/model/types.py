@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-FORMAT_VERSION = 2
 LOCATIONS = ("path", "query", "header", "cookie", "body")
 
 

@@ -28,9 +28,9 @@ import pydantic
 from ..errors import fail
 from ..jsonio import dumps, loads
 from ..model.types import Catalog
-from ..render.escape import Escaped
-from ..render.python_module import black_format
-from ..render.templates import environment
+from ..text.escape import Escaped
+from ..text.python_format import black_format
+from ..text.templates import environment
 from ..vocab.ecma import python_spelling
 from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from .document import ModelsDocument, class_name, models_document

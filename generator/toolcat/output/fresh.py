@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from ..cache.bundles import code_digest, listed, read_input, verified
 from ..cache.store import cache_dir, load, store
-from ..render.template_files import folder_digest
+from ..text.template_files import folder_digest
 from ..vocab.digests import sha256_hex
 from .files import Files
 

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog.format import FORMAT_VERSION, tools_digest
 from ..jsonio import dumps
-from ..model.types import FORMAT_VERSION, Catalog
-from ..vocab.digests import sha256_tagged
-
-
-def tools_digest(tools: list[dict[str, Any]]) -> str:
-    """sha256 of the canonical JSON of the tools as clients see them."""
-    return sha256_tagged(dumps(tools, indent=False))
+from ..model.types import Catalog
 
 
 def catalog_data(catalog: Catalog) -> dict[str, Any]:

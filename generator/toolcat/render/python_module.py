@@ -18,18 +18,14 @@ body does, or when black's pinned version does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.metadata import version
 from pathlib import Path
 
 from ..model.types import Catalog
+from ..text.python_format import black_format, black_key
+from ..text.templates import environment
 from ..vocab.digests import sha256_hex as _sha256
-from .templates import environment
 
 TEMPLATE = "python_module.py.jinja"
-# black's mode, spelled out once: it is both what black runs with and part of the
-# rendered digest, so changing it here re-formats every module.
-TARGET_VERSION = "PY311"
-LINE_LENGTH = 88
 RENDERED = "# toolcat-rendered: "
 FORMATTED = "# toolcat-formatted: "
 
@@ -52,21 +48,5 @@ def render_python(catalog: Catalog, templates: Path | None = None,
     return _header(black_key(text), _sha256(body)) + body
 
 
-def black_key(text: str) -> str:
-    """Digest of everything black's output depends on: version, mode, input."""
-    key = f"black=={version('black')}\0{TARGET_VERSION}\0{LINE_LENGTH}\0{text}"
-    return _sha256(key.encode())
-
-
 def _header(rendered: str, formatted: str) -> bytes:
     return f"{RENDERED}{rendered}\n{FORMATTED}{formatted}\n".encode()
-
-
-def black_format(text: str) -> str:
-    # Imported here: black takes 0.3 s to import, and a check that reuses the
-    # module on disk never needs it.
-    import black  # noqa: PLC0415
-    from black.mode import TargetVersion  # noqa: PLC0415
-
-    mode = black.Mode(target_versions={TargetVersion[TARGET_VERSION]}, line_length=LINE_LENGTH)
-    return black.format_str(text, mode=mode)

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model.types import Catalog, Tool
+from ..text.escape import code, markdown_cell
+from ..text.templates import environment
 from ..vocab.mcp import HINT_DEFAULTS
-from .escape import code, markdown_cell
 from .size import BYTES_PER_TOKEN, list_size
-from .templates import environment
 
 __all__ = ["code", "markdown_cell", "render_summary", "row"]
 

@@ -18,14 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import orjson
 from mcp.server.lowlevel import Server
 
-from ..parse.limits import read_bounded
+from ..catalog.reader import open_catalog
 from ..vocab.ecma import ECMAValidator
 from .api import ApiHandler, ApiOptions
 from .discover import make_discovery_server
@@ -33,12 +31,8 @@ from .mcp_server import ToolOutcome, argument_errors, make_server
 from .profiles import profiled_tool
 from .request_log import RequestLog
 
-
-def open_catalog(folder: str | Path) -> dict[str, Any]:
-    """catalog.json of a generated folder, as data (no freshness check: `toolcat check`)."""
-    data: dict[str, Any] = orjson.loads(read_bounded(
-        Path(folder) / "catalog.json", fix="run `toolcat generate` to write the catalog"))
-    return data
+# The embedding API: open_catalog is the catalog room's checked reader, named here too.
+__all__ = ["Caller", "build_server", "open_catalog", "toolset_entries"]
 
 
 def build_server(catalog: dict[str, Any], *, base_url: str | None = None,

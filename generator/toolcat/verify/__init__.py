@@ -2,7 +2,7 @@
 
 Data flows one way, and only this room knows about live servers:
 
-    catalog.json (generator.diff.catalogs) --+
+    catalog.json (toolcat.catalog.reader) --+
                                          +--> parity.py  (pure: two tool lists -> findings)
     connect.py -> session.py (tools/list) +
     session.py + probes.py / instances.py --> probe results  -> findings

@@ -15,8 +15,8 @@ from typing import Any
 
 import click
 
+from ..catalog.reader import CatalogView, read_catalog
 from ..config import DEFAULT_CONFIG, load_config, select
-from ..diff.catalogs import CatalogView, read_side
 from ..errors import fail
 from ..vocab.exits import Exit
 from ..vocab.files import CATALOG_FILE
@@ -92,7 +92,7 @@ def _catalog(name: str | None, path: Path | None, config: Path) -> CatalogView:
     if path is not None:
         if name is not None:
             raise click.UsageError("give either NAME or --catalog, not both")
-        return read_side(path)
+        return read_catalog(path)
     if not os.path.lexists(config):
         raise fail(str(config), "", "config file not found",
                    "run from the project root, pass --config, or use --catalog PATH")
@@ -100,7 +100,7 @@ def _catalog(name: str | None, path: Path | None, config: Path) -> CatalogView:
     if len(targets) != 1:
         raise fail(str(config), "catalogs", f"{len(targets)} catalogs; verify checks one",
                    f"name one: {', '.join(t.name for t in targets)}")
-    return read_side(targets[0].output / CATALOG_FILE)
+    return read_catalog(targets[0].output / CATALOG_FILE)
 
 
 def _entries(view: CatalogView) -> list[dict[str, Any]]:

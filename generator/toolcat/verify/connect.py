@@ -17,7 +17,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import IO, Any
 
 from ..errors import ToolcatError, fail
-from ..render.escape import visible
+from ..text.escape import visible
 
 Connector = Callable[[], AbstractAsyncContextManager[Any]]
 

@@ -1,7 +1,7 @@
 """Render a verify Report: text for a terminal, Markdown for a PR comment, JSON for machines.
 
 The shapes live in ``templates/verify.{text,md,json}.jinja``; every value passes an
-escaping filter of ``generator/render/escape.py`` (``term`` for the terminal: tool
+escaping filter of ``generator/toolcat/text/escape.py`` (``term`` for the terminal: tool
 names and messages come from the server under test and may carry escape codes).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..render.templates import environment
+from ..text.templates import environment
 from .findings import Report
 
 FORMATS = {"text": "verify.text.jinja", "markdown": "verify.md.jinja",

@@ -1,0 +1,33 @@
+"""black's formatting of the Python toolcat writes, and the key that names its output.
+
+black's output is a pure function of its input text, its version and its mode:
+``black_key`` names all three, so a formatter may remember black's answers by that key
+(cache/formatted.py) without ever reading a module back from disk.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import version
+
+from ..vocab.digests import sha256_hex as _sha256
+
+# black's mode, spelled out once: it is both what black runs with and part of the
+# rendered digest, so changing it here re-formats every module.
+TARGET_VERSION = "PY311"
+LINE_LENGTH = 88
+
+
+def black_key(text: str) -> str:
+    """Digest of everything black's output depends on: version, mode, input."""
+    key = f"black=={version('black')}\0{TARGET_VERSION}\0{LINE_LENGTH}\0{text}"
+    return _sha256(key.encode())
+
+
+def black_format(text: str) -> str:
+    # Imported here: black takes 0.3 s to import, and a check that reuses the
+    # module on disk never needs it.
+    import black  # noqa: PLC0415
+    from black.mode import TargetVersion  # noqa: PLC0415
+
+    mode = black.Mode(target_versions={TargetVersion[TARGET_VERSION]}, line_length=LINE_LENGTH)
+    return black.format_str(text, mode=mode)
