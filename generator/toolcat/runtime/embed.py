@@ -17,6 +17,7 @@ error outcome naming each argument, and nothing is sent.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -41,7 +42,17 @@ def build_server(catalog: dict[str, Any], *, base_url: str | None = None,
     """The MCP server `toolcat serve` runs, for a catalog already in memory."""
     options = ApiOptions(base_url=base_url, timeout=timeout, credentials=dict(credentials or {}))
     return make_server(str(catalog["name"]), [e["tool"] for e in catalog["tools"]],
-                       ApiHandler(catalog, options, environ))
+                       ApiHandler(catalog, options, environ), version=server_version(catalog))
+
+
+def server_version(catalog: dict[str, Any]) -> str:
+    """serverInfo.version: toolcat's version and the catalog's digest (`0.1.0+6e5753b6`)."""
+    try:
+        own = version("toolcat")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        own = "0"
+    digest = str(catalog.get("digest", "")).removeprefix("sha256:")[:8]
+    return f"{own}+{digest}" if digest else own
 
 
 class Caller:

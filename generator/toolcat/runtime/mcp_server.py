@@ -21,6 +21,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
+from .listing import CACHE_HINTS, Pages
+from .streams import stream_options
+
 
 @dataclass(frozen=True)
 class ToolOutcome:
@@ -162,19 +165,20 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
     return types.CallToolResult(content=content, structured_content=structured)
 
 
-def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Server[Any]:
-    """A low-level MCP server listing `tools` (catalog order) and calling `handler`.
+def make_server(name: str, tools: list[dict[str, Any]], handler: Handler,
+                version: str = "") -> Server[Any]:
+    """A low-level MCP server listing `tools` (catalog order, in pages) and calling `handler`.
 
     `tools` are the catalog's `tool` objects, served equal as JSON. The handler is called only
     with arguments valid against the tool's inputSchema.
     """
     entries = {tool["name"]: _entry(tool) for tool in tools}
-    listed = [entries[tool["name"]].wire for tool in tools]
+    pages = Pages([entries[tool["name"]].wire for tool in tools])
 
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=listed)
+        return pages.page(params.cursor if params else None)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         entry = entries.get(params.name)
@@ -195,7 +199,8 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Ser
             return _error_result(f"The tool failed: {type(exc).__name__}: {exc}")
         return _result(entry, outcome)
 
-    return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(name, version=version, cache_hints=CACHE_HINTS,
+                  on_list_tools=list_tools, on_call_tool=call_tool)
 
 
 async def run_stdio(server: Server[Any]) -> None:
@@ -206,6 +211,6 @@ async def run_stdio(server: Server[Any]) -> None:
 
 async def run_http(server: Server[Any], host: str, port: int) -> None:
     """Serve streamable HTTP at `http://host:port/mcp` until cancelled."""
-    app = server.streamable_http_app(host=host)
+    app = server.streamable_http_app(host=host, **stream_options())
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     await uvicorn.Server(config).serve()
