@@ -1,7 +1,8 @@
 """Start `toolcat serve` as a user would (a subprocess) and connect the SDK's ClientSession.
 
 stdio: the client launches the command itself. HTTP: the test launches it with
-`--transport http` on a free port and connects over streamable HTTP.
+`--transport http` on a free port and connects over streamable HTTP (`http_server` alone
+gives the URL, for a test that brings its own client).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 from mcp import ClientSession, StdioServerParameters
@@ -39,8 +40,9 @@ async def stdio_session(*args: str, env: dict[str, str] | None = None,
         yield session
 
 
-@asynccontextmanager
-async def http_session(*args: str, cwd: Path = REPO) -> AsyncIterator[ClientSession]:
+@contextmanager
+def http_server(*args: str, cwd: Path = REPO) -> Iterator[str]:
+    """`toolcat serve ARGS --transport http` on a free port; yields its MCP URL."""
     port = _free_port()
     process = subprocess.Popen([sys.executable, *SERVE, *args, "--transport", "http",
                                 "--port", str(port)], cwd=cwd, stderr=subprocess.PIPE)
@@ -55,11 +57,16 @@ async def http_session(*args: str, cwd: Path = REPO) -> AsyncIterator[ClientSess
                     errors = process.stderr.read() if process.stderr else b""
                     raise RuntimeError(f"toolcat serve did not start: {errors!r}") from None
                 time.sleep(0.1)
-        url = f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@asynccontextmanager
+async def http_session(*args: str, cwd: Path = REPO) -> AsyncIterator[ClientSession]:
+    with http_server(*args, cwd=cwd) as url:
         async with streamable_http_client(url) as (read, write), ClientSession(
                 read, write) as session:
             await session.initialize()
             yield session
-    finally:
-        process.terminate()
-        process.wait(timeout=10)

@@ -20,11 +20,11 @@ import json
 from collections.abc import Sequence
 
 import mcp_types as types
-from mcp.server.caching import CacheHint
+from mcp.server.caching import CacheableMethod, CacheHint
 from mcp.shared.exceptions import MCPError
 
 CATALOG_TTL_MS = 3_600_000
-CACHE_HINTS = {
+CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
     "tools/list": CacheHint(ttl_ms=CATALOG_TTL_MS, scope="public"),
     "server/discover": CacheHint(ttl_ms=CATALOG_TTL_MS, scope="public"),
 }

@@ -21,7 +21,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
-from .listing import CACHE_HINTS, Pages
+from .listing import CACHE_HINTS, PAGE_BYTES, Pages
 from .streams import stream_options
 
 
@@ -166,14 +166,14 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
 
 
 def make_server(name: str, tools: list[dict[str, Any]], handler: Handler,
-                version: str = "") -> Server[Any]:
+                version: str = "", page_bytes: int = PAGE_BYTES) -> Server[Any]:
     """A low-level MCP server listing `tools` (catalog order, in pages) and calling `handler`.
 
     `tools` are the catalog's `tool` objects, served equal as JSON. The handler is called only
     with arguments valid against the tool's inputSchema.
     """
     entries = {tool["name"]: _entry(tool) for tool in tools}
-    pages = Pages([entries[tool["name"]].wire for tool in tools])
+    pages = Pages([entries[tool["name"]].wire for tool in tools], page_bytes)
 
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None

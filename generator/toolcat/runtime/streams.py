@@ -33,7 +33,8 @@ class BoundedEventStore(EventStore):
         self._events.append((self._next, stream_id, message))
         return str(self._next)
 
-    async def replay_events_after(self, last_event_id: str, send_callback: EventCallback) -> str | None:
+    async def replay_events_after(self, last_event_id: str,
+                                  send_callback: EventCallback) -> str | None:
         if not last_event_id.isdigit():
             return None
         after = int(last_event_id)
