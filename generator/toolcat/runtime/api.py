@@ -17,12 +17,13 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import httpx2
 
+from .content import Blob, is_text
 from .mcp_server import ToolOutcome
 from .request import HttpRequest, RequestError, build_request, resolve_server
 
@@ -57,9 +58,8 @@ def _redacted(outcome: ToolOutcome, secrets: list[str]) -> ToolOutcome:
 
     if not secrets:
         return outcome
-    return ToolOutcome(structured=outcome.structured,
-                       text=None if outcome.text is None else clean(outcome.text),
-                       is_error=outcome.is_error, notes=tuple(map(clean, outcome.notes)))
+    return replace(outcome, text=None if outcome.text is None else clean(outcome.text),
+                   notes=tuple(map(clean, outcome.notes)))
 
 
 class ApiHandler:
@@ -237,7 +237,7 @@ class ApiHandler:
                                    f"{data[:self.options.excerpt_chars]!r}", is_error=True)
             wrapper = entry["binding"].get("outputWrapper")
             return ToolOutcome(structured={wrapper: value} if wrapper else value, notes=notes)
-        if kind.startswith("text/") or "xml" in kind:
+        if is_text(kind):
             return ToolOutcome(text=data.decode("utf-8", "replace"), notes=notes)
-        return ToolOutcome(text=f"HTTP {status}: {len(data)} bytes of {kind or 'data'} "
-                           f"(base64): {base64.b64encode(data).decode()}", notes=notes)
+        blob = Blob(kind or "application/octet-stream", data, str(response.url))
+        return ToolOutcome(text=blob.describe(status), notes=notes, blobs=(blob,))

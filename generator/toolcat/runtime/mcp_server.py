@@ -21,6 +21,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
+from .content import Blob, binary_block
 from .listing import CACHE_HINTS, PAGE_BYTES, Pages
 from .streams import stream_options
 
@@ -31,13 +32,15 @@ class ToolOutcome:
 
     `structured` is the JSON result (already wrapped as the binding's outputWrapper says);
     `text` is shown to the agent when there is no structured result or beside an error;
-    `notes` are extra text blocks (an ETag to pass back as `ifMatch`, advice after a 412).
+    `notes` are extra text blocks (an ETag to pass back as `ifMatch`, advice after a 412);
+    `blobs` are binary answers, served as image, audio or embedded resource content.
     """
 
     structured: Any = None
     text: str | None = None
     is_error: bool = False
     notes: tuple[str, ...] = field(default=())
+    blobs: tuple[Blob, ...] = field(default=())
 
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[ToolOutcome]]
@@ -159,6 +162,7 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
         content.append(_text(json.dumps(outcome.structured, ensure_ascii=False, sort_keys=True)))
     if outcome.text is not None:
         content.append(_text(outcome.text))
+    content.extend(map(binary_block, outcome.blobs))
     content.extend(map(_text, notes))
     if not content:
         content.append(_text("OK (no content)"))
