@@ -16,13 +16,16 @@ import base64
 import json
 import os
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+import anyio
 import httpx2
 
+from . import longrun
 from .content import Blob, is_text
 from .mcp_server import ToolOutcome
 from .request import HttpRequest, RequestError, build_request, resolve_server
@@ -38,6 +41,8 @@ class ApiOptions:
     timeout: float = 30.0
     max_response_bytes: int = 10_000_000
     excerpt_chars: int = 2000
+    # How long a 202 Accepted's Location is polled before the agent gets a handle instead.
+    poll_seconds: float = 30.0
     # scheme id -> environment variable; unnamed schemes use default_env_var()
     credentials: Mapping[str, str] = field(default_factory=dict)
 
@@ -175,6 +180,17 @@ class ApiHandler:
     async def _send(self, entry: dict[str, Any], arguments: dict[str, Any], method: str,
                     url: str, headers: list[tuple[str, str]], body: bytes | None,
                     label: str) -> ToolOutcome:
+        got = await self._exchange(method, url, headers, body, label)
+        if isinstance(got, ToolOutcome):
+            return got
+        if got[0].status_code == 202 and got[0].headers.get("location"):
+            return await self._follow(entry, arguments, got, headers, label)
+        return self._outcome(entry, arguments, *got, label)
+
+    async def _exchange(self, method: str, url: str, headers: list[tuple[str, str]],
+                        body: bytes | None, label: str
+                        ) -> tuple[httpx2.Response, bytes] | ToolOutcome:
+        """One request, same-host redirects followed: the final response and its body."""
         origin = urlsplit(url)[:2]
         client = self._http()
         # Field values are octets (RFC 9110 5.5): non-ASCII text goes as UTF-8, not refused.
@@ -191,7 +207,7 @@ class ApiHandler:
                                    f"{self.options.max_response_bytes} bytes; not read",
                                    is_error=True)
             if response.status_code not in REDIRECTS:
-                return self._outcome(entry, arguments, response, data, label)
+                return response, data
             target = urljoin(url, response.headers.get("location", ""))
             if urlsplit(target)[:2] != origin:
                 return ToolOutcome(text=f"{label} was redirected to another host "
@@ -201,6 +217,33 @@ class ApiHandler:
             if response.status_code == 303:
                 method, body = "GET", None
         return ToolOutcome(text=f"{label}: more than {MAX_REDIRECTS} redirects", is_error=True)
+
+    async def _follow(self, entry: dict[str, Any], arguments: dict[str, Any],
+                      accepted: tuple[httpx2.Response, bytes], headers: list[tuple[str, str]],
+                      label: str) -> ToolOutcome:
+        """Poll a 202's Location until it is no longer 202 or the deadline passes."""
+        first = str(accepted[0].url)
+        location = urljoin(first, accepted[0].headers["location"])
+        polls, started = 0, time.monotonic()
+        poll_headers = [(k, v) for k, v in headers if k.lower() != "content-type"]
+        same_host = urlsplit(location)[:2] == urlsplit(first)[:2]
+        while same_host:
+            wait = longrun.wait_for(accepted[0].headers)
+            if time.monotonic() + wait - started > self.options.poll_seconds:
+                break
+            await anyio.sleep(wait)
+            polls += 1
+            await longrun.report(polls, f"{label}: still running (status check {polls})")
+            got = await self._exchange("GET", location, poll_headers, None, label)
+            if isinstance(got, ToolOutcome):
+                return got
+            if got[0].status_code != 202:
+                return self._outcome(entry, arguments, *got, label)
+            accepted = got
+        tool = longrun.status_tool(self.entries, self.options.base_url, location)
+        note = longrun.handle(label, polls, round(time.monotonic() - started), location, tool)
+        outcome = self._outcome(entry, arguments, *accepted, label)
+        return replace(outcome, notes=(*outcome.notes, note))
 
     async def _read(self, response: httpx2.Response) -> bytes | None:
         chunks = []

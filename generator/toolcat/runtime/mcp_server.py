@@ -23,6 +23,7 @@ from mcp.shared.exceptions import MCPError
 
 from .content import Blob, binary_block
 from .listing import CACHE_HINTS, PAGE_BYTES, Pages
+from .longrun import REPORTER
 from .streams import stream_options
 
 
@@ -195,12 +196,15 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler,
                 "Invalid arguments; nothing was sent to the API:\n"
                 + "\n".join(f"- {p}" for p in problems)
             )
+        reporting = REPORTER.set(ctx.session.report_progress)
         try:
             outcome = await handler(params.name, arguments)
         except MCPError:
             raise
         except Exception as exc:  # a tool failure is a result the agent sees, never code 0
             return _error_result(f"The tool failed: {type(exc).__name__}: {exc}")
+        finally:
+            REPORTER.reset(reporting)
         return _result(entry, outcome)
 
     return Server(name, version=version, cache_hints=CACHE_HINTS,
