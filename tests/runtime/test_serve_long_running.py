@@ -109,7 +109,8 @@ def test_a_202_is_polled_to_its_answer_with_progress(catalog: Any, mode: str) ->
     result, progress = _start(catalog, api, mode, poll_seconds=30)
     assert not result.is_error, result.content
     assert result.structured_content == {"id": 7, "state": "done"}
-    assert api.seen == [("POST", "/v1/jobs", "k-123456")] + [("GET", "/v1/jobs/7", "k-123456")] * 3
+    polls = [("GET", "/v1/jobs/7", "k-123456")] * 3
+    assert api.seen == [("POST", "/v1/jobs", "k-123456"), *polls]
     assert [p[0] for p in progress] == [1, 2, 3]
     assert progress[0][1] == "POST /v1/jobs: still running (status check 1)"
 
@@ -122,6 +123,7 @@ def test_past_the_deadline_the_agent_gets_a_handle_naming_the_status_tool(catalo
     assert len(api.seen) == 3  # the POST and two polls a second apart
     assert len(progress) == 2
     note = result.content[-1].text
-    assert "POST /v1/jobs was accepted (HTTP 202) and is still running after 2 status checks" in note
+    assert ("POST /v1/jobs was accepted (HTTP 202) and is still running after 2 status "
+            "checks") in note
     assert "its status is at /v1/jobs/7" in note
     assert 'Read it later with the tool get_job and the arguments {"jobId": 7}.' in note
