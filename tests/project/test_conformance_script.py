@@ -7,26 +7,18 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-from helpers.paths import REPO
-
-SCRIPT = REPO / "scripts" / "conformance.py"
+from helpers.scripts import script
 
 
 @pytest.fixture(scope="module")
 def conformance() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import conformance  # a script, importable only from scripts/
-
-        yield conformance
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    with script("conformance") as module:
+        yield module
 
 
 def _check(check_id: str, status: str) -> dict[str, str]:
