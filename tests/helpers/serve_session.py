@@ -1,7 +1,8 @@
 """Start `toolcat serve` as a user would (a subprocess) and connect the SDK's ClientSession.
 
 stdio: the client launches the command itself. HTTP: the test launches it with
-`--transport http` on a free port and connects over streamable HTTP.
+`--transport http` on a free port and connects over streamable HTTP (`http_server` alone
+gives the URL, for a test that brings its own client).
 """
 
 from __future__ import annotations
@@ -64,10 +65,16 @@ def http_process(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None
         process.wait(timeout=10)
 
 
+@contextmanager
+def http_server(*args: str, cwd: Path = REPO) -> Iterator[str]:
+    """`toolcat serve ARGS --transport http` on a free port; yields its MCP URL."""
+    with http_process(*args, cwd=cwd) as port:
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
 @asynccontextmanager
 async def http_session(*args: str, cwd: Path = REPO) -> AsyncIterator[ClientSession]:
-    with http_process(*args, cwd=cwd) as port:
-        url = f"http://127.0.0.1:{port}/mcp"
+    with http_server(*args, cwd=cwd) as url:
         async with streamable_http_client(url) as (read, write), ClientSession(
                 read, write) as session:
             await session.initialize()

@@ -17,6 +17,7 @@ from types import ModuleType
 
 import pytest
 from helpers.paths import REPO, shared
+from helpers.scripts import script
 
 PETSTORE = "oai-examples/v3.0/petstore.yaml"
 SCRIPT = REPO / "scripts" / "bench_peers.py"
@@ -24,13 +25,8 @@ SCRIPT = REPO / "scripts" / "bench_peers.py"
 
 @pytest.fixture(scope="module")
 def peers() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        import bench_peers  # a script, importable only from scripts/
-
-        yield bench_peers
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
+    with script("bench_peers") as module:
+        yield module
 
 
 def _cells(stdout: str, label: str) -> list[str]:

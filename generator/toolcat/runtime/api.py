@@ -29,6 +29,8 @@ import anyio
 import httpx2
 
 from ..vocab.mcp import IF_MATCH
+from . import longrun
+from .content import Blob, is_text
 from .mcp_server import ToolOutcome
 from .request import HttpRequest, RequestError, build_request, resolve_server
 from .request_log import RequestLog
@@ -46,6 +48,8 @@ class ApiOptions:
     timeout: float = 30.0                  # seconds for the whole call
     max_response_bytes: int = 10_000_000
     excerpt_chars: int = 2000
+    # How long a 202 Accepted's Location is polled before the agent gets a handle instead.
+    poll_seconds: float = 30.0
     # scheme id -> environment variable; unnamed schemes use default_env_var()
     credentials: Mapping[str, str] = field(default_factory=dict)
     log: RequestLog | None = None
@@ -296,6 +300,19 @@ class ApiHandler:
     async def _send(self, entry: dict[str, Any], arguments: dict[str, Any],
                     progress: _Progress, headers: list[tuple[str, str]], body: bytes | None,
                     label: str) -> ToolOutcome:
+        method = progress.method
+        got = await self._exchange(progress, headers, body, label)
+        if isinstance(got, ToolOutcome):
+            return got
+        if got[0].status_code == 202 and got[0].headers.get("location"):
+            return await self._follow(entry, arguments, method, progress, got, headers, label)
+        return self._outcome(entry, arguments, method, *got, label)
+
+    async def _exchange(self, progress: _Progress, headers: list[tuple[str, str]],
+                        body: bytes | None, label: str
+                        ) -> tuple[httpx2.Response, bytes] | ToolOutcome:
+        """One request (``progress`` says which), same-origin redirects followed: the final
+        response and its body, or why there is none."""
         url, method = progress.url, progress.method
         client = self._http()
         # Field values are octets (RFC 9110 5.5): non-ASCII text goes as UTF-8, not refused.
@@ -316,7 +333,7 @@ class ApiHandler:
                                    f" is larger than {self.options.max_response_bytes} bytes; "
                                    "not read", is_error=True, status=response.status_code)
             if response.status_code not in REDIRECTS:
-                return self._outcome(entry, arguments, method, response, data, label)
+                return response, data
             target = urljoin(url, response.headers.get("location", ""))
             if origin(target) != origin(url):
                 return ToolOutcome(text=f"{label} was redirected to another origin "
@@ -326,6 +343,34 @@ class ApiHandler:
             if response.status_code == 303:
                 method, body = "GET", None
         return ToolOutcome(text=f"{label}: more than {MAX_REDIRECTS} redirects", is_error=True)
+
+    async def _follow(self, entry: dict[str, Any], arguments: dict[str, Any], method: str,
+                      progress: _Progress, accepted: tuple[httpx2.Response, bytes],
+                      headers: list[tuple[str, str]], label: str) -> ToolOutcome:
+        """Poll a 202's Location until it is no longer 202 or the deadline passes."""
+        first = str(accepted[0].url)
+        location = urljoin(first, accepted[0].headers["location"])
+        polls, started = 0, time.monotonic()
+        poll_headers = [(k, v) for k, v in headers if k.lower() != "content-type"]
+        same_host = urlsplit(location)[:2] == urlsplit(first)[:2]
+        while same_host:
+            wait = longrun.wait_for(accepted[0].headers)
+            if time.monotonic() + wait - started > self.options.poll_seconds:
+                break
+            await anyio.sleep(wait)
+            polls += 1
+            await longrun.report(polls, f"{label}: still running (status check {polls})")
+            progress.hop("GET", location)
+            got = await self._exchange(progress, poll_headers, None, label)
+            if isinstance(got, ToolOutcome):
+                return got
+            if got[0].status_code != 202:
+                return self._outcome(entry, arguments, method, *got, label)
+            accepted = got
+        tool = longrun.status_tool(self.entries, self.options.base_url, location)
+        note = longrun.handle(label, polls, round(time.monotonic() - started), location, tool)
+        outcome = self._outcome(entry, arguments, method, *accepted, label)
+        return replace(outcome, notes=(*outcome.notes, note))
 
     async def _read(self, response: httpx2.Response, progress: _Progress) -> bytes | None:
         chunks = []
@@ -371,13 +416,12 @@ class ApiHandler:
             wrapper = entry["binding"].get("outputWrapper")
             return ToolOutcome(structured={wrapper: value} if wrapper else value, notes=notes,
                                answer=answer, status=status)
-        if kind.startswith("text/") or "xml" in kind:
+        if is_text(kind):
             return ToolOutcome(text=data.decode("utf-8", "replace"), notes=notes,
                                answer=answer, status=status)
-        return ToolOutcome(text=f"HTTP {status}: {len(data)} bytes of {kind or 'data'} "
-                           f"(base64): {base64.b64encode(data).decode()}", notes=notes,
+        blob = Blob(kind or "application/octet-stream", data, str(response.url))
+        return ToolOutcome(text=blob.describe(status), notes=notes, blobs=(blob,),
                            answer=answer, status=status)
-
 
 def _is_write(method: str) -> bool:
     return method.upper() not in SAFE_METHODS

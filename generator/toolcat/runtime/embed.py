@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -50,7 +52,8 @@ def build_server(catalog: dict[str, Any], *, base_url: str | None = None,
     if mode == "discover":
         return make_discovery_server(str(catalog["name"]), entries, handler, schema_profile)
     view = None if schema_profile is None else partial(profiled_tool, profile=schema_profile)
-    return make_server(str(catalog["name"]), [e["tool"] for e in entries], handler, view)
+    return make_server(str(catalog["name"]), [e["tool"] for e in entries], handler, view,
+                       version=server_version(catalog))
 
 
 def toolset_entries(catalog: dict[str, Any], toolset: str | None) -> list[dict[str, Any]]:
@@ -59,6 +62,16 @@ def toolset_entries(catalog: dict[str, Any], toolset: str | None) -> list[dict[s
         return list(catalog["tools"])
     members = set((catalog.get("toolsets") or {})[toolset])
     return [e for e in catalog["tools"] if e["tool"]["name"] in members]
+
+
+def server_version(catalog: dict[str, Any]) -> str:
+    """serverInfo.version: toolcat's version and the catalog's digest (`0.1.0+6e5753b6`)."""
+    try:
+        own = version("toolcat")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        own = "0"
+    digest = str(catalog.get("digest", "")).removeprefix("sha256:")[:8]
+    return f"{own}+{digest}" if digest else own
 
 
 class Caller:

@@ -26,6 +26,10 @@ from ..vocab.ecma import ECMAValidator
 from .containment import contain
 from .stdio import serve_stdio
 from .transport_guard import TransportGuard
+from .content import Blob, binary_block
+from .listing import CACHE_HINTS, PAGE_BYTES, Pages
+from .longrun import REPORTER
+from .streams import stream_options
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class ToolOutcome:
     200 OK: the call succeeded and was applied ..."), said first if the body then fails the
     outputSchema; `status` the HTTP status, if any; `empty` marks an answer that has no body
     by definition (204, 205, 304, HEAD): a success whatever the document declares.
+    `blobs` are binary answers, served as image, audio or embedded resource content.
     """
 
     structured: Any = None
@@ -48,6 +53,7 @@ class ToolOutcome:
     answer: str | None = None
     status: int | None = None
     empty: bool = False
+    blobs: tuple[Blob, ...] = field(default=())
 
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[ToolOutcome]]
@@ -230,6 +236,7 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
         content.append(_text(json.dumps(structured, ensure_ascii=False, sort_keys=True)))
     if outcome.text is not None:
         content.append(_text(outcome.text))
+    content.extend(map(binary_block, outcome.blobs))
     content.extend(map(_text, notes))
     if not content:
         content.append(_text(outcome.answer or "OK (no content)"))
@@ -242,8 +249,9 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
 
 
 def make_server(name: str, tools: list[dict[str, Any]], handler: Handler,
-                view: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Server[Any]:
-    """A low-level MCP server listing `tools` (catalog order) and calling `handler`.
+                view: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+                version: str = "", page_bytes: int = PAGE_BYTES) -> Server[Any]:
+    """A low-level MCP server listing `tools` (catalog order, in pages) and calling `handler`.
 
     `tools` are the catalog's `tool` objects, served equal as JSON (or as `view` shows each
     to a client: a schema profile). The handler is called only with arguments valid against
@@ -252,20 +260,26 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler,
     entries = entries_of(tools)
     listed = [entries[tool["name"]].wire if view is None
               else types.Tool.model_validate(view(tool)) for tool in tools]
+    pages = Pages(listed, page_bytes)
 
     async def list_tools(
         ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=listed)
+        return pages.page(params.cursor if params else None)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         entry = entries.get(params.name)
         if entry is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
-        return await call_entry(entry, dict(params.arguments or {}), handler)
+        reporting = REPORTER.set(ctx.session.report_progress)
+        try:
+            return await call_entry(entry, dict(params.arguments or {}), handler)
+        finally:
+            REPORTER.reset(reporting)
 
     # contain: one call can never end the server (containment.py).
-    return Server(name, on_list_tools=list_tools, on_call_tool=contain(call_tool))
+    return Server(name, version=version, cache_hints=CACHE_HINTS,
+                  on_list_tools=list_tools, on_call_tool=contain(call_tool))
 
 
 def entries_of(tools: list[dict[str, Any]]) -> dict[str, _Entry]:
@@ -306,6 +320,7 @@ async def run_http(server: Server[Any], host: str, port: int,
     `guard` first (default: loopback Host and Origin only, see transport_guard.py)."""
     guard = guard or TransportGuard()
     app = guard.wrap(server.streamable_http_app(host=host,
-                                                transport_security=guard.sdk_settings()))
+                                                transport_security=guard.sdk_settings(),
+                                                **stream_options()))
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     await uvicorn.Server(config).serve()
