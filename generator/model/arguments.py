@@ -84,7 +84,7 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str,
 
 def _deep_names(defs: Definitions, schema: Any, raw: Any, loc: str) -> Any:
     """``schema`` with the names rule of deepObject below its top (deep_names.py)."""
-    below = deep_names.constraint(raw, loc, defs.resolve_shallow)
+    below = deep_names.constraint(raw, loc, defs.resolve_shallow, defs.deep_memo)
     if below is None or not isinstance(schema, dict):
         return schema
     return defs.relocated({**schema, "allOf": [*schema.get("allOf", []), below]}, schema)

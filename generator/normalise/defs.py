@@ -50,6 +50,8 @@ class Definitions:
         # its size, not its number of paths: key -> (the schema, held so its id
         # stays unique; the result).
         self.memo: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+        # model/deep_names.py's walk, by (target pointer, depth, inside a union)
+        self.deep_memo: dict[tuple[str, int, bool], dict[str, Any]] = {}
         schemas = document.get("components", {}).get("schemas", {})
         if isinstance(schemas, dict):
             self._name_components(schemas)
