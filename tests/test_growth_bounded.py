@@ -82,3 +82,70 @@ def test_the_deep_object_rule_still_reaches_the_bottom_of_the_dag(
     text = orjson.dumps(catalog["tools"][0]["tool"]["inputSchema"]).decode()
     # L0's open member map ``p`` gets the bracket-free names rule, however deep
     assert text.count(deep_names.DEEP_OBJECT_NAME.replace("\\", "\\\\")) >= 2, text
+
+
+# -- item 10: an optional body's "all or nothing" rule is linear --------------------
+
+def _optional_body(fields: int, required: int) -> dict[str, Any]:
+    body = {"type": "object", "required": [f"f{i}" for i in range(required)],
+            "properties": {f"f{i}": {"type": "string"} for i in range(fields)}}
+    return _spec({"/a": {"post": {"operationId": "a", "requestBody": {"content": {
+        "application/json": {"schema": body}}}, "responses": OK}}})
+
+
+def _rule(tmp_path: Path, fields: int, required: int) -> dict[str, list[str]]:
+    folder = tmp_path / f"{fields}-{required}"
+    catalog = generate(write_spec(folder, _optional_body(fields, required), "spec.json"),
+                       validate=False)
+    rule: dict[str, list[str]] = catalog["tools"][0]["tool"]["inputSchema"][
+        "dependentRequired"]
+    return rule
+
+
+def test_an_optional_body_rule_grows_linearly(tmp_path: Path) -> None:
+    small = len(orjson.dumps(_rule(tmp_path, 200, 200)))
+    large = len(orjson.dumps(_rule(tmp_path, 800, 800)))
+    # every pair listed: 16 times the bytes for 4 times the fields
+    assert large <= 5 * small, (small, large)
+
+
+def _every_pair(arguments: list[str], needed: list[str]) -> dict[str, list[str]]:
+    """The former rule, each argument to every other required one: the reference."""
+    rules = {a: [n for n in sorted(needed) if n != a] for a in sorted(arguments)}
+    return {a: v for a, v in rules.items() if v}
+
+
+@pytest.mark.parametrize(("fields", "required"), [(1, 1), (2, 1), (3, 2), (5, 3), (6, 6)])
+def test_the_linear_rule_admits_what_every_pair_admits(fields: int, required: int) -> None:
+    """Equivalence, drawn: every subset of the body's names (the only thing
+    ``dependentRequired`` looks at) is valid under one rule exactly when under the
+    other, after an override rename and narrowing too."""
+    from toolcat.model.wire import body_dependencies
+    from toolcat.overrides.apply import _prune_dependent, _rename_dependent
+
+    names = [f"f{i}" for i in range(fields)]
+    needed = names[:required]
+    linear = {"properties": {n: {} for n in names},
+              "dependentRequired": body_dependencies(names, needed)}
+    _same(linear, _every_pair(names, needed), names)
+    _rename_dependent(linear, "f0", "z")   # the representative renamed: z sorts last
+    renamed = ["z", *names[1:]]
+    linear["properties"] = {n: {} for n in renamed}
+    _same(linear, _every_pair(renamed, ["z", *needed[1:]]), renamed)
+    del linear["properties"]["z"]          # and narrowed away
+    _prune_dependent(linear)
+    _same(linear, _every_pair(names[1:], needed[1:]), names[1:])
+
+
+def _same(linear: dict[str, Any], pairs: dict[str, list[str]], names: list[str]) -> None:
+    import itertools
+
+    import jsonschema
+
+    one = jsonschema.Draft202012Validator(
+        {"dependentRequired": linear.get("dependentRequired", {})})
+    other = jsonschema.Draft202012Validator({"dependentRequired": pairs})
+    for size in range(len(names) + 1):
+        for given in itertools.combinations(names, size):
+            value = dict.fromkeys(given, "x")
+            assert one.is_valid(value) == other.is_valid(value), (given, one.schema)
