@@ -149,3 +149,50 @@ def _same(linear: dict[str, Any], pairs: dict[str, list[str]], names: list[str])
         for given in itertools.combinations(names, size):
             value = dict.fromkeys(given, "x")
             assert one.is_valid(value) == other.is_valid(value), (given, one.schema)
+
+
+# -- item 12: one operation's parameters cost linear time ---------------------------
+
+def _query_params(count: int) -> dict[str, Any]:
+    params = [{"name": f"q{i}", "in": "query", "schema": {"type": "string"}}
+              for i in range(count)]
+    params.append({"name": "o", "in": "query", "schema": {
+        "type": "object", "additionalProperties": {"type": "string"}}})
+    return _spec({"/a": {"get": {"operationId": "a", "parameters": params,
+                                 "responses": OK}}})
+
+
+def _inputs_seconds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                    count: int) -> tuple[float, dict[str, Any]]:
+    """CPU seconds spent drafting one operation's inputs, and its inputSchema."""
+    import time
+
+    from toolcat.model import build
+
+    spent = [0.0]
+    original = build.build_inputs
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = time.process_time()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent[0] += time.process_time() - start
+
+    monkeypatch.setattr(build, "build_inputs", timed)
+    folder = tmp_path / str(count)
+    catalog = generate(write_spec(folder, _query_params(count), "spec.json"), validate=False)
+    monkeypatch.undo()
+    return spent[0], catalog["tools"][0]["tool"]["inputSchema"]
+
+
+def test_query_parameters_cost_linear_time(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    small, _ = _inputs_seconds(tmp_path, monkeypatch, 750)
+    large, schema = _inputs_seconds(tmp_path, monkeypatch, 3000)
+    # quadratic: 16 times; linear: 4 (a generous 8 for a busy machine)
+    assert large <= 8 * max(small, 0.05), (small, large)
+    # the exploded object still may not take another parameter's name
+    names = schema["properties"]["o"]["allOf"][0]["propertyNames"]["not"]["enum"]
+    assert len(names) == 3000
+    assert "q0" in names

@@ -50,7 +50,10 @@ class Inputs:
 
 
 def _param(defs: Definitions, param: dict[str, Any], loc: str,
-           siblings: frozenset[str] = frozenset()) -> tuple[Candidate, set[str]]:
+           located: frozenset[str] = frozenset()) -> tuple[Candidate, set[str]]:
+    """One parameter's argument; ``located``: the names of its location's parameters,
+    which a form-exploded object's members must not take (only an object needs them:
+    computing them for every parameter cost N² for N parameters, issue 28 item 12)."""
     location = param["in"]
     extra: dict[str, Any] = {}
     raw_schema = param.get("schema")
@@ -71,8 +74,11 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str,
     required = location == "path" or param.get("required") is True
     if "content_type" not in extra:   # a JSON-encoded value is never empty on the wire
         target = defs.resolve_shallow(raw_schema, loc)[0] if raw_schema is not None else None
-        spread = extra["style"] == "form" and extra["explode"] and location in ("query", "cookie")
-        taken = (siblings - _member_names(defs, raw_schema, loc, 0)) if spread else frozenset()
+        kinds = wire.json_kinds(target)
+        spread = extra["style"] == "form" and extra["explode"] and location in (
+            "query", "cookie") and (kinds is None or "object" in kinds)
+        taken = (located - {param["name"]} - _member_names(defs, raw_schema, loc, 0)
+                 if spread else frozenset())
         schema = defs.relocated(wire.parameter_schema(schema, target, location,
                                                       param.get("allowEmptyValue") is True,
                                                       required, taken, extra["style"]),
@@ -338,6 +344,10 @@ def build_inputs(defs: Definitions, op: Operation) -> Inputs:
     candidates: list[Candidate] = []
     ignored: list[dict[str, str]] = []
     refs: set[str] = set()
+    names: dict[str, set[str]] = {}   # the parameter names of each location
+    for param, _ in op.parameters:
+        names.setdefault(param["in"], set()).add(param["name"])
+    located = {where: frozenset(found) for where, found in names.items()}
     for param, loc in op.parameters:
         if param["in"] == "header" and param["name"].lower() in RESERVED_HEADERS:
             ignored.append({"in": "header", "name": param["name"],
@@ -347,9 +357,7 @@ def build_inputs(defs: Definitions, op: Operation) -> Inputs:
         if param["in"] not in _DEFAULT_STYLE:
             raise fail(defs.file, f"{loc}/in", f"unknown parameter location {param['in']!r}",
                        "use path, query, header or cookie")
-        siblings = frozenset(p["name"] for p, _ in op.parameters
-                             if p["in"] == param["in"] and p["name"] != param["name"])
-        cand, used = _param(defs, param, loc, siblings)
+        cand, used = _param(defs, param, loc, located[param["in"]])
         candidates.append(cand)
         refs |= used
     body = _body(defs, op)
