@@ -26,6 +26,7 @@ from .load.validation.findings import Findings, refusal
 from .load.validation.validate import validate_in_background, validator_id, verdict
 from .model.build import check_names, draft_tools
 from .model.schema_check import check_schemas
+from .model.size_limit import Budget
 from .model.types import Catalog, Source
 from .normalise.defs import Definitions
 from .output.files import Files
@@ -138,8 +139,10 @@ def _build(target: Target, known_valid: str | None, render: bool) -> Built:
     spec = load_spec(target.spec, known_valid, target.ref_root)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
+        size = Budget(str(target.spec), sum(len(data) for data in spec.files.values()))
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,
-                                       target.name_budget, target.open_world, target.selection)
+                                       target.name_budget, target.open_world, target.selection,
+                                       size)
         tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines,
                                             left_out)
         tools = check_names(tools, str(target.spec), target.name_budget)

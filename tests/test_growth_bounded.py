@@ -196,3 +196,86 @@ def test_query_parameters_cost_linear_time(tmp_path: Path,
     names = schema["properties"]["o"]["allOf"][0]["propertyNames"]["not"]["enum"]
     assert len(names) == 3000
     assert "q0" in names
+
+
+# -- item 9: a chain of bare references is resolved in linear time ------------------
+
+def _chain(length: int) -> dict[str, Any]:
+    ref = "#/components/schemas/"
+    schemas: dict[str, Any] = {f"S{i}": {"$ref": f"{ref}S{i + 1}"} for i in range(length - 1)}
+    schemas[f"S{length - 1}"] = {"type": "string"}
+    return _spec({"/a": {"post": {"operationId": "a", "requestBody": {"content": {
+        "application/json": {"schema": {"type": "object", "properties": {
+            "s": {"$ref": f"{ref}S0"}}}}}}, "responses": OK}}}, schemas)
+
+
+def _lookups(monkeypatch: pytest.MonkeyPatch, length: int) -> int:
+    """Reference lookups the validator makes (past its memo) for a chain."""
+    from referencing._core import Resolver
+    from toolcat.load.validation.validate import validate_document
+
+    calls = _counting(monkeypatch, Resolver, "lookup")
+    assert validate_document(_chain(length), "spec.json") is None
+    monkeypatch.undo()
+    return calls[0]
+
+
+def test_a_reference_chain_is_validated_in_linear_lookups(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    short, long = _lookups(monkeypatch, 100), _lookups(monkeypatch, 400)
+    # each schema resolved to the chain's end anew: 16 times as many
+    assert long <= 5 * short, (short, long)
+
+
+def test_a_chain_past_the_recursion_limit_is_valid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From about 1,000 links the recursion refused the document ("the validator
+    failed (RecursionError)" at ``/``)."""
+    import sys
+
+    assert _lookups(monkeypatch, 2 * sys.getrecursionlimit()) > 0
+
+
+# -- item 13: the catalog's size is limited by the document's ------------------------
+
+def _shared_body(ops: int, fields: int) -> dict[str, Any]:
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/B"}}}}
+    paths = {f"/a{i:03}": {"post": {"operationId": f"a{i:03}", "requestBody": body,
+                                    "responses": OK}} for i in range(ops)}
+    return _spec(paths, {"B": {"type": "object", "properties": {
+        f"f{i}": {"type": "string", "description": "d" * (i % 7)} for i in range(fields)}}})
+
+
+@pytest.mark.parametrize("limit", ["bytes", "arguments"])
+def test_a_catalog_past_its_limit_is_refused_early_at_its_largest_tool(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: str) -> None:
+    from toolcat.errors import ToolcatError
+    from toolcat.model import build, size_limit
+
+    spec = write_spec(tmp_path, _shared_body(60, 100), "spec.json")
+    if limit == "bytes":
+        monkeypatch.setattr(size_limit, "BASE", 0)
+        monkeypatch.setattr(size_limit, "FACTOR", 10)
+    else:
+        monkeypatch.setattr(size_limit, "ARGUMENTS_BASE", 0)
+        monkeypatch.setattr(size_limit, "ARGUMENTS_PER_KIB", 100)
+    drafted = _counting(monkeypatch, build, "draft_tool")
+    with pytest.raises(ToolcatError) as refused:
+        generate(spec, validate=False)
+    problem = refused.value.problems[0]
+    assert problem.location.startswith("/paths/~1a0"), problem
+    assert problem.location.endswith("/post"), problem
+    assert "the largest tools so far: a0" in problem.message, problem.message
+    assert problem.message.count("bytes)") == size_limit.NAMED, problem.message
+    assert drafted[0] < 60, "refused only after drafting every tool"
+
+
+def test_a_catalog_within_its_limit_is_written(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolcat.model import size_limit
+
+    spec = write_spec(tmp_path, _shared_body(6, 100), "spec.json")
+    catalog = generate(spec, validate=False)
+    used = sum(len(orjson.dumps(t["tool"]["inputSchema"]))
+               + len(orjson.dumps(t["tool"].get("outputSchema"))) for t in catalog["tools"])
+    monkeypatch.setattr(size_limit, "BASE", used - size_limit.FACTOR * spec.stat().st_size)
+    assert len(generate(spec, validate=False)["tools"]) == 6
