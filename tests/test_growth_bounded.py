@@ -12,22 +12,11 @@ from typing import Any
 
 import orjson
 import pytest
+from helpers.counting import counting as _counting
 from helpers.fixtures import generate, write_spec
 from toolcat.model import deep_names
 
 OK = {"200": {"description": "ok"}}
-
-
-def _counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
-    calls = [0]
-    original = getattr(owner, name)
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls[0] += 1
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, counted)
-    return calls
 
 
 def _spec(paths: dict[str, Any], schemas: dict[str, Any] | None = None) -> dict[str, Any]:
