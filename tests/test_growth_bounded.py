@@ -268,3 +268,13 @@ def test_a_catalog_within_its_limit_is_written(tmp_path: Path,
                + len(orjson.dumps(t["tool"].get("outputSchema"))) for t in catalog["tools"])
     monkeypatch.setattr(size_limit, "BASE", used - size_limit.FACTOR * spec.stat().st_size)
     assert len(generate(spec, validate=False)["tools"]) == 6
+
+
+def test_a_schema_with_an_integer_past_64_bits_is_counted(tmp_path: Path) -> None:
+    """openai's ``maximum: 18446744073709551615``: orjson alone refuses it."""
+    big = 2**64 - 1
+    spec = _spec({"/a": {"get": {"operationId": "a", "parameters": [{
+        "name": "n", "in": "query", "schema": {"type": "integer", "maximum": big}}],
+        "responses": OK}}})
+    catalog = generate(write_spec(tmp_path, spec, "spec.json"), validate=False)
+    assert catalog["tools"][0]["tool"]["inputSchema"]["properties"]["n"]["maximum"] == big

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import heapq
 
-import orjson
-
 from ..errors import fail
+from ..jsonio import dumps
 from .types import Tool
 
 BASE = 8 * 1024 * 1024
@@ -58,7 +57,9 @@ class Budget:
 
     def charge(self, tool: Tool) -> None:
         """Count ``tool``; past the limit, refuse at the largest tool's operation."""
-        size = len(orjson.dumps(tool.input_schema)) + len(orjson.dumps(tool.output_schema))
+        # jsonio: integers past 64 bits (openai's) are exact digits, as catalog.json has them
+        size = len(dumps(tool.input_schema, indent=False)) + len(
+            dumps(tool.output_schema, indent=False))
         self.used += size
         self.arguments += len(tool.binding.arguments)
         entry = (size, tool.name, tool.binding.pointer)
