@@ -30,6 +30,7 @@ from .model.lenient import lenient_tools
 from .model.schema_check import check_schemas
 from .model.selection import toolset_members
 from .model.shallow import publish_outputs
+from .model.size_limit import Budget
 from .model.types import Catalog, Source
 from .model.undeclared import add_undeclared
 from .normalise.defs import Definitions
@@ -163,8 +164,10 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
            render: bool) -> Built:
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
+        size = Budget(str(target.spec), sum(len(data) for data in spec.files.values()))
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,
-                                       target.name_budget, target.open_world, target.selection)
+                                       target.name_budget, target.open_world, target.selection,
+                                       size)
         drafts = add_undeclared(drafts, target.undeclared_credentials)
         tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines,
                                             left_out)

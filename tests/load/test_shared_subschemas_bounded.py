@@ -16,6 +16,7 @@ from typing import Any
 
 import jsonschema._utils
 import pytest
+from helpers.counting import counting as _counting
 from helpers.fixtures import generate, write_spec
 from openapi_spec_validator.validation.keywords import SchemaValidator
 from toolcat.load.validation import bounds
@@ -39,18 +40,6 @@ def _doc(keyword: str, leaf: dict[str, Any], where: str) -> dict[str, Any]:
         op["responses"]["200"]["content"] = {"application/json": {"schema": top}}
     return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
             "paths": {"/a": {"post": op}}, "components": {"schemas": schemas}}
-
-
-def _counting(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
-    calls = [0]
-    original = getattr(owner, name)
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls[0] += 1
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, counted)
-    return calls
 
 
 ALLOF = _doc("allOf", {"type": "object", "properties": {"p": {"type": "string"}}}, "body")

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from corpus.docs import BROKEN, DOCUMENTS, VALIDATOR_REJECTS, path_of, ref_root_of
 from jsonschema.validators import Draft4Validator, Draft202012Validator
+from jsonschema_path.nodes import SchemaNode
 from openapi_schema_validator import OAS30Validator, OAS31Validator, OAS32Validator
 from openapi_spec_validator.validation.keywords import SchemaValidator
 from pathable.accessors import SubscriptableAccessor
@@ -37,6 +38,7 @@ TARGETS: dict[str, tuple[str, tuple[tuple[type, str], ...]]] = {
     "metaschema-validator": ("_install_metaschema_validator", tuple(
         (c, "check_schema") for c in (OAS30Validator, OAS31Validator, OAS32Validator))),
     "reference-lookup": ("_install_reference_lookup", ((Resolver, "lookup"),)),
+    "reference-chain": ("_install_reference_chain", ((SchemaNode, "_resolve_node"),)),
     "metaschema-evolve": ("_memoised_evolve", ((Draft4Validator, "evolve"),
                                                 (Draft202012Validator, "evolve"))),
     "schema-keywords": ("_schema_walk", ((SchemaValidator, "__call__"),)),
@@ -181,6 +183,33 @@ def test_small_document_same_problems(version: str, monkeypatch: pytest.MonkeyPa
     assert len(messages) >= 2, messages
 
 
+def _chains(version: str) -> dict[str, Any]:
+    """Chains of bare references (issue 28 item 9): one to a schema with problems, one
+    that ends nowhere, one that comes back to itself, and references into them from
+    properties and parameters."""
+    ref = "#/components/schemas/"
+    schemas: dict[str, Any] = {f"C{i}": {"$ref": f"{ref}C{i + 1}"} for i in range(40)}
+    schemas["C40"] = {"type": "object", "required": "x", "properties": {
+        "n": {"type": "integer", "minimum": "0"}, "c": {"$ref": f"{ref}C20"}}}
+    schemas.update({f"D{i}": {"$ref": f"{ref}D{i + 1}"} for i in range(10)})
+    schemas.update({"E0": {"$ref": f"{ref}E1"}, "E1": {"$ref": f"{ref}E0"}})
+    schemas["U"] = {"type": "object", "properties": {
+        "a": {"$ref": f"{ref}C0"}, "b": {"$ref": f"{ref}C5", "description": "d"}}}
+    param = {"name": "q", "in": "query", "schema": {"$ref": f"{ref}C3"}}
+    return {"openapi": version, "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"get": {"parameters": [param], "responses": {"200": {
+                "description": "ok", "content": {"application/json": {"schema": {
+                    "$ref": f"{ref}U"}}}}}}}},
+            "components": {"schemas": schemas}}
+
+
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_reference_chains_same_problems(version: str,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    records = assert_same(f"chains {version}", _chains(version), monkeypatch)
+    assert records, "the chains' problems were found"
+
+
 def test_validate_document_runs_patched(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[set[str]] = []
     errors = validate._errors
@@ -210,8 +239,8 @@ def _versions(wrong: set[str]) -> Callable[[str], str | None]:
     ({"openapi-schema-validator"}, {"metaschema-validator", "metaschema-prefilter"}),
     ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve", "metaschema-prefilter"}),
     ({"jsonschema-rs"}, {"metaschema-prefilter"}),
-    ({"openapi-spec-validator", "jsonschema-path"}, {"schema-keywords"}),
-    ({"referencing"}, {"reference-lookup", "metaschema-evolve"}),
+    ({"openapi-spec-validator", "jsonschema-path"}, {"schema-keywords", "reference-chain"}),
+    ({"referencing"}, {"reference-lookup", "metaschema-evolve", "reference-chain"}),
     ({"pathable", "openapi-schema-validator", "jsonschema", "referencing", "jsonschema-rs",
       "openapi-spec-validator"},
      set(ALL)),

@@ -338,8 +338,14 @@ class SchemaDiff:
                 yield Found((), "schema-changed", BREAKING, f"dependentRequired {show(was)} "
                             f"-> {show(now)} (unclassified; review it)")
             return
+        # toolcat states "any of these given: all the required ones too" through one
+        # representative (or, before, every pair): what a name brings is every required
+        # name the rule lists, not only the names on its own line
+        was_all = {n for v in was.values() if isinstance(v, list) for n in v}
+        now_all = {n for v in now.values() if isinstance(v, list) for n in v}
         for name in sorted(set(was) | set(now)):
-            before, after = set(was.get(name) or ()), set(now.get(name) or ())
+            before = was_all - {name} if name in was else set()
+            after = now_all - {name} if name in now else set()
             added = sorted(after - before - old_req)
             removed = sorted(before - after - new_req)
             if added:

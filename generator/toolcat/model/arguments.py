@@ -51,11 +51,12 @@ class Inputs:
 
 
 def _param(defs: Definitions, param: dict[str, Any], loc: str,
-           siblings: frozenset[str] = frozenset(),
+           located: frozenset[str] = frozenset(),
            credentials: frozenset[str] = frozenset()) -> tuple[Candidate, set[str]]:
-    """One parameter as a candidate argument. ``siblings``: the other parameters of its
-    location; ``credentials``: the apiKey names the operation's security sends there
-    (an exploded object's members may take neither name)."""
+    """One parameter's argument. An exploded form object's members must not take the name
+    of any parameter of its location (``located``, its own name aside) nor of an apiKey the
+    operation's security sends there (``credentials``). Only an object needs them:
+    computing them for every parameter cost N² for N parameters (issue 28 item 12)."""
     location = param["in"]
     extra: dict[str, Any] = {}
     raw_schema = param.get("schema")
@@ -76,8 +77,11 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str,
     required = location == "path" or param.get("required") is True
     if "content_type" not in extra:   # a JSON-encoded value is never empty on the wire
         target = defs.resolve_shallow(raw_schema, loc)[0] if raw_schema is not None else None
-        spread = extra["style"] == "form" and extra["explode"] and location in ("query", "cookie")
-        taken = ((siblings - _member_names(defs, raw_schema, loc, 0)) | credentials
+        kinds = wire.json_kinds(target)
+        spread = extra["style"] == "form" and extra["explode"] and location in (
+            "query", "cookie") and (kinds is None or "object" in kinds)
+        taken = ((located - {param["name"]} - _member_names(defs, raw_schema, loc, 0))
+                 | credentials
                  if spread else frozenset())
         schema = defs.relocated(wire.parameter_schema(schema, target, location,
                                                       param.get("allowEmptyValue") is True,
@@ -90,7 +94,7 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str,
 
 def _deep_names(defs: Definitions, schema: Any, raw: Any, loc: str) -> Any:
     """``schema`` with the names rule of deepObject below its top (deep_names.py)."""
-    below = deep_names.constraint(raw, loc, defs.resolve_shallow)
+    below = deep_names.constraint(raw, loc, defs.resolve_shallow, defs.deep_memo)
     if below is None or not isinstance(schema, dict):
         return schema
     return defs.relocated({**schema, "allOf": [*schema.get("allOf", []), below]}, schema)
@@ -347,6 +351,10 @@ def build_inputs(defs: Definitions, op: Operation,
     candidates: list[Candidate] = []
     ignored: list[dict[str, str]] = []
     refs: set[str] = set()
+    names: dict[str, set[str]] = {}   # the parameter names of each location
+    for param, _ in op.parameters:
+        names.setdefault(param["in"], set()).add(param["name"])
+    located = {where: frozenset(found) for where, found in names.items()}
     for param, loc in op.parameters:
         if param["in"] == "header" and param["name"].lower() in RESERVED_HEADERS:
             ignored.append({"in": "header", "name": param["name"],
@@ -356,9 +364,7 @@ def build_inputs(defs: Definitions, op: Operation,
         if param["in"] not in _DEFAULT_STYLE:
             raise fail(defs.file, f"{loc}/in", f"unknown parameter location {param['in']!r}",
                        "use path, query, header or cookie")
-        siblings = frozenset(p["name"] for p, _ in op.parameters
-                             if p["in"] == param["in"] and p["name"] != param["name"])
-        cand, used = _param(defs, param, loc, siblings,
+        cand, used = _param(defs, param, loc, located[param["in"]],
                             credentials.get(param["in"], frozenset()))
         candidates.append(cand)
         refs |= used

@@ -18,6 +18,7 @@ from .operations import Operation, operations
 from .outputs import build_outputs
 from .selection import Selected, select_operations
 from .servers import credential_names, security, servers
+from .size_limit import Budget
 from .types import Binding, Tool
 
 _READ = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True}
@@ -66,16 +67,22 @@ def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool,
 
 def draft_tools(document: dict[str, Any], defs: Definitions, prefix: str,
                 budget: int = MAX_NAME, open_world: bool = False,
-                selection: Selection | None = None
+                selection: Selection | None = None, size: Budget | None = None
                 ) -> tuple[list[tuple[Operation, Tool]], list[Selected]]:
     """Drafts of the selected operations; the others with the rule that left each out.
 
-    Selecting before drafting spares the schema work of every operation left out.
+    Selecting before drafting spares the schema work of every operation left out;
+    ``size`` counts each draft against the catalog's size limit (size_limit.py).
     """
     chosen, left_out = select_operations(list(operations(document, defs)), selection)
-    return [(op, draft_tool(defs, op, tool_name(prefix, op.operation_id, op.method, op.path,
-                                                 budget), open_world, document))
-            for op in chosen], left_out
+    drafts = []
+    for op in chosen:
+        tool = draft_tool(defs, op, tool_name(prefix, op.operation_id, op.method, op.path,
+                                              budget), open_world, document)
+        if size is not None:
+            size.charge(tool)
+        drafts.append((op, tool))
+    return drafts, left_out
 
 
 def check_names(tools: list[Tool], file: str, budget: int = MAX_NAME) -> list[Tool]:

@@ -50,6 +50,8 @@ class Definitions:
         # its size, not its number of paths: key -> (the schema, held so its id
         # stays unique; the result).
         self.memo: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+        # model/deep_names.py's walk, by (target pointer, depth, inside a union)
+        self.deep_memo: dict[tuple[str, int, bool], dict[str, Any]] = {}
         schemas = document.get("components", {}).get("schemas", {})
         if isinstance(schemas, dict):
             self._name_components(schemas)
@@ -155,16 +157,10 @@ class Definitions:
         ``used`` is the size of the schema that holds the ``$defs``. Returns the
         defs and the depth kept exact (None: everything is exact).
         """
-        depth = self.depths(roots, mode)
+        depth, exact, loose = self._layers(roots, mode)
         if not depth:
             return {}, None
         deepest = max(depth.values())
-        exact = [0] * (deepest + 2)     # exact[d]: bytes of the defs at depth d
-        loose = [0] * (deepest + 2)
-        for name, d in depth.items():
-            full, small = self.sizes(name, mode)
-            exact[d] += full + len(name) + 4
-            loose[d] += small + len(name) + 4
         keep = deepest      # defs at depth <= keep stay exact, keep + 1 are loosened
         while keep > 0 and used + sum(exact[:keep + 1]) + loose[keep + 1] > budget:
             keep -= 1
@@ -175,6 +171,24 @@ class Definitions:
             elif depth[name] == keep + 1:
                 out[name] = self.loosened(name, mode)
         return out, None if keep == deepest else keep
+
+    def _layers(self, roots: frozenset[str], mode: Mode
+                ) -> tuple[dict[str, int], list[int], list[int]]:
+        """``depths`` and the bytes of the defs at each depth, exact and loosened; once
+        per set of roots (operations share them: stripe's 424 outputs have 180)."""
+        key = ("layers", roots, mode)
+        if key not in self.memo:
+            depth = self.depths(roots, mode)
+            deepest = max(depth.values(), default=0)
+            exact = [0] * (deepest + 2)     # exact[d]: bytes of the defs at depth d
+            loose = [0] * (deepest + 2)
+            for name, d in depth.items():
+                full, small = self.sizes(name, mode)
+                exact[d] += full + len(name) + 4
+                loose[d] += small + len(name) + 4
+            self.memo[key] = (roots, (depth, exact, loose))
+        found: tuple[dict[str, int], list[int], list[int]] = self.memo[key][1]
+        return found
 
     def sizes(self, name: str, mode: Mode) -> tuple[int, int]:
         key = (name, mode)

@@ -11,6 +11,7 @@ from ..errors import Problem, ToolcatError, nearest
 from ..model.operations import Operation
 from ..model.selection import Selected, matches
 from ..model.types import ArgumentBinding, Exclusion, Tool
+from ..model.wire import body_dependencies
 from ..parse.checked_yaml import Lines, line_of
 from ..vocab.mcp import IF_MATCH
 from ..vocab.pointers import defs_referenced
@@ -228,19 +229,22 @@ def _rename_dependent(schema: dict[str, Any], old: str, new: str) -> None:
     """Keep ``dependentRequired`` (an optional body's rule) in step with a rename."""
     rules = schema.get("dependentRequired")
     if rules:
-        schema["dependentRequired"] = {
-            (new if k == old else k): sorted(new if n == old else n for n in v)
-            for k, v in rules.items()}
+        named = {n for v in rules.values() for n in v}
+        schema["dependentRequired"] = body_dependencies(
+            [new if k == old else k for k in rules],
+            [new if n == old else n for n in named])
 
 
 def _prune_dependent(schema: dict[str, Any]) -> None:
-    """Drop ``dependentRequired`` names a narrowed tool no longer has."""
+    """Drop ``dependentRequired`` names a narrowed tool no longer has, and state the
+    rule again over the rest (its representative may be gone): the required names
+    are those any rule lists (``wire.body_dependencies``)."""
     rules = schema.pop("dependentRequired", None)
     if not rules:
         return
     props = schema["properties"]
-    kept = {k: [n for n in v if n in props] for k, v in sorted(rules.items()) if k in props}
-    kept = {k: v for k, v in kept.items() if v}
+    needed = sorted({n for v in rules.values() for n in v if n in props})
+    kept = body_dependencies([k for k in rules if k in props], needed)
     if kept:
         schema["dependentRequired"] = kept
 

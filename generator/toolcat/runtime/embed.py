@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import partial
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from types import TracebackType
 from typing import Any
 

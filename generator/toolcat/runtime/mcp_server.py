@@ -24,12 +24,12 @@ from mcp.shared.exceptions import MCPError
 
 from ..vocab.ecma import ECMAValidator
 from .containment import contain
-from .stdio import serve_stdio
-from .transport_guard import TransportGuard
 from .content import Blob, binary_block
 from .listing import CACHE_HINTS, PAGE_BYTES, Pages
 from .longrun import REPORTER
+from .stdio import serve_stdio
 from .streams import stream_options
+from .transport_guard import TransportGuard
 
 
 @dataclass(frozen=True)
