@@ -33,6 +33,7 @@ from .output.record import SpecFiles, spec_files
 from .overrides.apply import apply_overrides
 from .overrides.schema import read_overrides
 from .render.catalog import render_catalog
+from .render.catalog_check import check_catalog
 from .render.python_module import black_format, black_key, render_python
 from .render.summary import render_summary
 from .vocab.files import CATALOG_FILE, MODELS_FILE, MODULE_FILE, SUMMARY_FILE
@@ -160,6 +161,7 @@ def _build(target: Target, known_valid: str | None, render: bool) -> Built:
         raise refusal(findings)
     catalog = replace(catalog, source=replace(catalog.source, verdict=findings.verdict,
                                               problems=findings.total))
+    check_catalog(catalog, str(target.spec))
     if files is not None:
         files = {CATALOG_FILE: render_catalog(catalog), **files}
     return Built(catalog, spec_files(spec.files, target.spec), files, spec.files, findings)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import gc
 import math
 import re
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -99,10 +100,32 @@ if None in _FIRSTS or _SpecLoader.yaml_path_resolvers:
 
 
 def _int(loader: Any, node: yaml.ScalarNode) -> int:
+    """An integer; a decimal one longer than Python converts (``sys.int_info``'s
+    4,300 digits) is refused at its line, as JSON's reader refuses it."""
     text = str(loader.construct_scalar(node))
     if text.startswith(("0o", "0x")):
         return int(text[2:], 8 if text[1] == "o" else 16)
+    digits = len(text.lstrip("+-"))
+    if digits > _MAX_DIGITS:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"an integer of {digits:,} digits, beyond the {_MAX_DIGITS:,} "
+            "toolcat reads", node.start_mark)
     return int(text, 10)
+
+
+_MAX_DIGITS = sys.get_int_max_str_digits() or 4300
+
+
+def _timestamp(loader: Any, node: yaml.ScalarNode) -> str:
+    """``!!timestamp``: the text, as an implicit timestamp is (JSON has no dates)."""
+    return str(loader.construct_scalar(node))
+
+
+def _no_json(loader: Any, node: yaml.Node) -> Any:
+    """A tag whose value JSON cannot hold (bytes, a set, ordered pairs): refused at its line."""
+    raise yaml.constructor.ConstructorError(
+        None, None, f"a YAML {node.tag.replace(_TAG, '!!')} value has no JSON equivalent",
+        node.start_mark)
 
 
 def _float(loader: Any, node: yaml.ScalarNode) -> float:
@@ -119,6 +142,9 @@ def _float(loader: Any, node: yaml.ScalarNode) -> float:
 
 _SpecLoader.add_constructor(_TAG + "int", _int)
 _SpecLoader.add_constructor(_TAG + "float", _float)
+_SpecLoader.add_constructor(_TAG + "timestamp", _timestamp)
+for _kind in ("binary", "set", "omap", "pairs"):
+    _SpecLoader.add_constructor(_TAG + _kind, _no_json)
 _SpecLoader.add_constructor(
     _TAG + "map",
     lambda loader, node: loader.construct_mapping(node, deep=True),
