@@ -70,6 +70,9 @@ def load_spec(path: Path, known_valid: str | None = None,
     validated: Callable[[], Findings] = lambda: findings  # noqa: E731
     if known_valid != verdict(sha):
         validated = validate_in_background(document, str(path))
+    if bundled.duplicates:
+        validator = validated
+        validated = lambda: validator().plus(bundled.duplicates)  # noqa: E731
     version = str(document.get("openapi") or document.get("swagger") or "")
     if "swagger" in document:
         try:
