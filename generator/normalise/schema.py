@@ -100,7 +100,9 @@ class SchemaRewriter:
             self._discriminate(node, out)
         if isinstance(out.get("required"), list) and all(
                 isinstance(r, str) for r in out["required"]):
-            out["required"] = list(dict.fromkeys(out["required"]))  # 2020-12: unique
+            # 2020-12: unique. Sorted: the order carries no meaning, so reordering the
+            # document changes no byte (issue 28 item 17).
+            out["required"] = sorted(set(out["required"]))
         _fix_type(out, nullable=self._nullable(node))
         self._hide_properties(node, out)
         self.record(out, loc)
