@@ -19,8 +19,9 @@ from typing import Any
 from .cache.bundles import cached_bundle
 from .cache.formatted import cached_formatter
 from .config import Target
-from .errors import ToolcatError, fail
+from .errors import Problem, ToolcatError, fail
 from .load.bundle import bundle
+from .load.repairs import repair
 from .load.swagger2 import convert
 from .load.validation.findings import Findings, refusal
 from .load.validation.validate import validate_in_background, validator_id, verdict
@@ -70,9 +71,13 @@ def load_spec(path: Path, known_valid: str | None = None,
     validated: Callable[[], Findings] = lambda: findings  # noqa: E731
     if known_valid != verdict(sha):
         validated = validate_in_background(document, str(path))
-    if bundled.duplicates:
+    # What toolcat's own readers found (a key written twice, a tuple `items`, a template
+    # in a server URL): findings of the validation mode, as the validator's are.
+    document, repaired = repair(document, str(path))
+    notes = [*bundled.duplicates, *repaired]
+    if notes:
         validator = validated
-        validated = lambda: validator().plus(bundled.duplicates)  # noqa: E731
+        validated = lambda: validator().plus(notes)  # noqa: E731
     version = str(document.get("openapi") or document.get("swagger") or "")
     if "swagger" in document:
         try:
@@ -140,10 +145,12 @@ def build(target: Target, known_valid: str | None = None, *, render: bool = Fals
 def _build(target: Target, known_valid: str | None, render: bool) -> Built:
     overrides, lines = read_overrides(target.overrides) if target.overrides else (None, {})
     spec = load_spec(target.spec, known_valid, target.ref_root)
+    notes: list[Problem] = []   # the model stage's findings (operationIds shared)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,
-                                       target.name_budget, target.open_world, target.selection)
+                                       target.name_budget, target.open_world, target.selection,
+                                       notes)
         tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines,
                                             left_out)
         tools = check_names(tools, str(target.spec), target.name_budget)
@@ -155,11 +162,11 @@ def _build(target: Target, known_valid: str | None, render: bool) -> Built:
                                             regenerate=target.regenerate)
                  if render else None)
     except Exception:
-        findings = spec.validated()
+        findings = spec.validated().plus(notes)
         if findings.counted and target.validation == "strict":
             raise refusal(findings) from None
         raise
-    findings = spec.validated()
+    findings = spec.validated().plus(notes)
     if findings.counted and target.validation == "strict":
         raise refusal(findings)
     catalog = replace(catalog, source=replace(catalog.source, verdict=findings.verdict,

@@ -24,7 +24,7 @@ _SCHEMA_KEYS = frozenset(
     }
 )  # fmt: skip
 _SUBSCHEMA_KEYS = frozenset({"items", "additionalProperties", "not"})
-_SCHEMA_LIST_KEYS = frozenset({"allOf", "anyOf", "oneOf"})
+_SCHEMA_LIST_KEYS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})  # load/repairs.py
 _SCHEMA_MAP_KEYS = frozenset({"properties", "patternProperties"})
 _MULTIPART = "multipart/form-data"
 _URLENCODED = "application/x-www-form-urlencoded"

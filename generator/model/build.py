@@ -13,7 +13,7 @@ from ..errors import Problem, ToolcatError
 from ..normalise.defs import Definitions
 from ..vocab.mcp import MAX_NAME, NAME_RE
 from .arguments import build_inputs
-from .naming import tool_name
+from .naming import name_from_route, tool_name
 from .operations import Operation, operations
 from .outputs import build_outputs
 from .selection import Selected, select_operations
@@ -65,16 +65,40 @@ def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool,
 
 def draft_tools(document: dict[str, Any], defs: Definitions, prefix: str,
                 budget: int = MAX_NAME, open_world: bool = False,
-                selection: Selection | None = None
+                selection: Selection | None = None, notes: list[Problem] | None = None
                 ) -> tuple[list[tuple[Operation, Tool]], list[Selected]]:
     """Drafts of the selected operations; the others with the rule that left each out.
 
     Selecting before drafting spares the schema work of every operation left out.
+    ``notes`` receives a located finding per operation whose operationId another
+    operation shares (named from its method and path instead).
     """
-    chosen, left_out = select_operations(list(operations(document, defs)), selection)
-    return [(op, draft_tool(defs, op, tool_name(prefix, op.operation_id, op.method, op.path,
-                                                 budget), open_world, document))
-            for op in chosen], left_out
+    every = list(operations(document, defs))
+    shared = _shared_ids(every, defs.file, notes if notes is not None else [])
+    chosen, left_out = select_operations(every, selection)
+    return [(op, draft_tool(defs, op, tool_name(
+        prefix, None if op.operation_id in shared else op.operation_id, op.method, op.path,
+        budget), open_world, document)) for op in chosen], left_out
+
+
+def _shared_ids(every: list[Operation], file: str, notes: list[Problem]) -> frozenset[str]:
+    """operationIds given to more than one operation (an upstream defect, Gitea's
+    ``user_get_oauth2_application``): each of those operations is named from its method
+    and path, a function of the set of operations, never of their order."""
+    holders: dict[str, list[Operation]] = {}
+    for op in every:
+        if op.operation_id is not None:
+            holders.setdefault(op.operation_id, []).append(op)
+    shared = {oid: ops for oid, ops in holders.items() if len(ops) > 1}
+    for oid, ops in sorted(shared.items()):
+        routes = " and ".join(sorted(f"'{op.key}'" for op in ops))
+        for op in ops:
+            notes.append(Problem(file, f"{op.pointer}/operationId", f"operationId {oid!r} is "
+                                 f"given to {routes}; each is named from its method and path "
+                                 f"instead (this one: {name_from_route(op.method, op.path)!r})",
+                                 "give each operation its own operationId (an overlay), or "
+                                 "name the tools with overrides"))
+    return frozenset(shared)
 
 
 def check_names(tools: list[Tool], file: str, budget: int = MAX_NAME) -> list[Tool]:
