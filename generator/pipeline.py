@@ -22,7 +22,7 @@ from .config import Target
 from .errors import Problem, ToolcatError, fail
 from .load.bundle import bundle
 from .load.repairs import repair
-from .load.swagger2 import convert
+from .load.swagger2 import convert, original_pointer
 from .load.validation.findings import Findings, refusal
 from .load.validation.validate import validate_in_background, validator_id, verdict
 from .model.build import check_names, draft_tools
@@ -48,6 +48,7 @@ class LoadedSpec:
     is_30: bool
     validated: Callable[[], Findings]   # waits for validation; what it found
     files: dict[Path, bytes]        # every file the document was read from
+    swagger: dict[str, Any] | None = None   # the Swagger 2.0 document it was converted from
 
 
 def spec_digest(files: dict[Path, bytes], root: Path) -> str:
@@ -79,7 +80,8 @@ def load_spec(path: Path, known_valid: str | None = None,
         validator = validated
         validated = lambda: validator().plus(notes)  # noqa: E731
     version = str(document.get("openapi") or document.get("swagger") or "")
-    if "swagger" in document:
+    swagger = document if "swagger" in document else None
+    if swagger is not None:
         try:
             document = convert(document)
         except Exception:  # a wrongly typed member: the validator's located words first
@@ -89,7 +91,7 @@ def load_spec(path: Path, known_valid: str | None = None,
             raise
     return LoadedSpec(document, sha, version,
                       str(document.get("openapi", "")).startswith("3.0"), validated,
-                      bundled.files)
+                      bundled.files, swagger)
 
 
 def spec_verdict(path: Path, ref_root: Path | None = None) -> str:
@@ -161,10 +163,12 @@ def _build(target: Target, known_valid: str | None, render: bool) -> Built:
                                             templates=target.templates,
                                             regenerate=target.regenerate)
                  if render else None)
-    except Exception:
+    except Exception as exc:
         findings = spec.validated().plus(notes)
         if findings.counted and target.validation == "strict":
             raise refusal(findings) from None
+        if isinstance(exc, ToolcatError) and spec.swagger is not None:
+            raise _in_swagger(exc, spec.swagger, str(target.spec)) from None
         raise
     findings = spec.validated().plus(notes)
     if findings.counted and target.validation == "strict":
@@ -175,6 +179,13 @@ def _build(target: Target, known_valid: str | None, render: bool) -> Built:
     if files is not None:
         files = {CATALOG_FILE: render_catalog(catalog), **files}
     return Built(catalog, spec_files(spec.files, target.spec), files, spec.files, findings)
+
+
+def _in_swagger(exc: ToolcatError, swagger: dict[str, Any], file: str) -> ToolcatError:
+    """Problems found in the converted document, located in the user's Swagger 2.0 file."""
+    return ToolcatError(replace(p, location=original_pointer(swagger, p.location))
+                        if p.file == file and p.location.startswith("/") else p
+                        for p in exc.problems)
 
 
 def render_files(catalog: Catalog, *, models: bool = False, templates: Path | None = None,
