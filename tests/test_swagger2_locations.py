@@ -56,8 +56,8 @@ def test_problem_is_located_in_the_users_file(case: str, tmp_path: Path,
     assert result.returncode == 2, result.stderr
     refusal = [line for line in result.stderr.splitlines()
                if not line.startswith(("warning:", "  fix:"))]
-    assert refusal and all(f"swagger.json: {where}: " in line for line in refusal), \
-        result.stderr
+    assert refusal, result.stderr
+    assert all(f"swagger.json: {where}: " in line for line in refusal), result.stderr
     assert "/components/" not in "\n".join(refusal)
 
 

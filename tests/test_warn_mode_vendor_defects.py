@@ -104,7 +104,7 @@ def stub_api() -> Iterator[tuple[str, list[str]]]:
     seen: list[str] = []
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        def do_GET(self) -> None:
             seen.append(f"GET {self.path}")
             body = b'{"name": "app"}'
             self.send_response(200)
@@ -140,7 +140,8 @@ def test_serve_refuses_a_template_url_without_a_base_url(
 
     refused = asyncio.run(call(None))
     assert refused.is_error
-    assert "not an OpenAPI server variable" in refused.text and "--base-url" in refused.text
+    assert "not an OpenAPI server variable" in refused.text
+    assert "--base-url" in refused.text
     assert seen == []   # nothing was sent
     answered = asyncio.run(call(f"{base}/api/v1"))
     assert not answered.is_error, answered.text

@@ -446,13 +446,13 @@ def original_pointer(doc: dict[str, Any], ptr: str) -> str:
         head, rest, node = [*head, rest[0]], rest[1:], item[rest[0]]
     else:
         node = item
-    moved = _moved(node, item, rest)
+    moved = _moved(node, rest)
     return ptr if moved is None else _pointer_of([*head, *moved])
 
 
-def _moved(node: dict[str, Any], item: dict[str, Any], rest: list[str]) -> list[str] | None:
+def _moved(node: dict[str, Any], rest: list[str]) -> list[str] | None:
     """Tokens after an operation (or path item) in the user's file, or None."""
-    params = node.get("parameters") if isinstance(node.get("parameters"), list) else []
+    params: list[Any] = node["parameters"] if isinstance(node.get("parameters"), list) else []
     if rest[0] == "responses" and len(rest) > 4 and rest[2] == "content":
         return ["responses", rest[1], *rest[4:]]
     if rest[0] == "parameters" and len(rest) > 1 and rest[1].isdigit():
