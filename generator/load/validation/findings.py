@@ -20,7 +20,8 @@ from ...errors import Problem, ToolcatError
 
 SHOWN = 20
 SETTING = ("to generate anyway, set `validation: warn` on the catalog in the config, or "
-           "pass `--validation warn` to an ad hoc run")
+           "pass `--validation warn` to an ad hoc run; to correct a document you do not "
+           "own, keep each fix in an OpenAPI Overlay beside it (docs/validation.md)")
 
 
 @dataclass(frozen=True)
