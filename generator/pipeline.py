@@ -152,7 +152,7 @@ def _build(target: Target, known_valid: str | None, render: bool) -> Built:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,
                                        target.name_budget, target.open_world, target.selection,
-                                       notes)
+                                       notes, leave_out=target.validation == "warn")
         tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines,
                                             left_out)
         tools = check_names(tools, str(target.spec), target.name_budget)

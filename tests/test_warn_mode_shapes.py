@@ -131,3 +131,25 @@ def test_check_catalog_refuses_a_binding_the_schema_rejects(tmp_path: Path) -> N
     problem = raised.value.problems[0]
     assert problem.location == "/paths/~1a/get", problem
     assert "catalog.schema.json at /tools/0/binding/security/0/0/type" in problem.message
+
+
+def test_warn_leaves_out_an_operation_it_cannot_read_and_keeps_the_rest(
+        tmp_path: Path, toolcat: RunCli) -> None:
+    """The rest of the document still gives tools; the broken operation is an exclusion
+    in catalog.json and a warning at its pointer (strict refuses, as before)."""
+    doc = _doc({"/a": {"get": {"operationId": "a", "responses": {"200": [1]}}},
+                "/b": {"get": {"operationId": "b", "responses": {"200": {"description": "o"}}}}})
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(doc))
+    out = tmp_path / "out"
+    result = toolcat("generate", "--spec", spec, "--out", out, "--validation", "warn")
+    assert result.returncode == 0, result.stderr
+    assert ("spec.json: /paths/~1a/get/responses/200: GET /a left out (validation: warn): "
+            "a response must be an object, found a list") in result.stderr, result.stderr
+    catalog = json.loads((out / "catalog.json").read_text())
+    assert [t["tool"]["name"] for t in catalog["tools"]] == ["b"]
+    assert catalog["exclusions"] == [{"operation": "GET /a", "reason": (
+        "validation: warn: left out, /paths/~1a/get/responses/200: a response must be an "
+        "object, found a list")}]
+    strict = toolcat("generate", "--spec", spec, "--out", tmp_path / "strict")
+    assert strict.returncode == 2

@@ -6,6 +6,7 @@ checked only after it, so an override can settle a clash.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..config import Selection
@@ -18,7 +19,7 @@ from .operations import Operation, operations
 from .outputs import build_outputs
 from .selection import Selected, select_operations
 from .servers import security, servers
-from .types import Binding, Tool
+from .types import Binding, Exclusion, Tool
 
 _READ = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True}
 ANNOTATIONS: dict[str, dict[str, bool]] = {
@@ -65,20 +66,44 @@ def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool,
 
 def draft_tools(document: dict[str, Any], defs: Definitions, prefix: str,
                 budget: int = MAX_NAME, open_world: bool = False,
-                selection: Selection | None = None, notes: list[Problem] | None = None
-                ) -> tuple[list[tuple[Operation, Tool]], list[Selected]]:
+                selection: Selection | None = None, notes: list[Problem] | None = None,
+                leave_out: bool = False) -> tuple[list[tuple[Operation, Tool]], list[Selected]]:
     """Drafts of the selected operations; the others with the rule that left each out.
 
     Selecting before drafting spares the schema work of every operation left out.
     ``notes`` receives a located finding per operation whose operationId another
-    operation shares (named from its method and path instead).
+    operation shares (named from its method and path instead); with ``leave_out``
+    (warn mode) an operation that cannot be drafted is left out with a finding.
     """
     every = list(operations(document, defs))
-    shared = _shared_ids(every, defs.file, notes if notes is not None else [])
+    notes = notes if notes is not None else []
+    shared = _shared_ids(every, defs.file, notes)
     chosen, left_out = select_operations(every, selection)
-    return [(op, draft_tool(defs, op, tool_name(
-        prefix, None if op.operation_id in shared else op.operation_id, op.method, op.path,
-        budget), open_world, document)) for op in chosen], left_out
+    drafts, broken = [], []
+    for op in chosen:
+        name = tool_name(prefix, None if op.operation_id in shared else op.operation_id,
+                         op.method, op.path, budget)
+        try:
+            drafts.append((op, draft_tool(defs, op, name, open_world, document)))
+        except ToolcatError as exc:
+            if not leave_out:
+                raise
+            broken.append(exc)
+            left_out.append(_left_out(op, exc, notes))
+    if broken and not drafts:   # nothing would be left: a refusal, not an empty catalog
+        raise broken[0]
+    return drafts, left_out
+
+
+def _left_out(op: Operation, exc: ToolcatError, notes: list[Problem]) -> Selected:
+    """Warn mode: an operation whose own parts toolcat cannot use (a ``$ref: null`` in its
+    schema) is left out, recorded in the catalog's exclusions and warned about where it
+    broke, so the rest of the document still gives tools."""
+    first = exc.problems[0]
+    notes += [replace(p, message=f"{op.key} left out (validation: warn): {p.message}")
+              for p in exc.problems]
+    return Selected(op, Exclusion(op.key, f"validation: warn: left out, {first.location}: "
+                                  f"{first.message}"))
 
 
 def _shared_ids(every: list[Operation], file: str, notes: list[Problem]) -> frozenset[str]:
