@@ -153,3 +153,20 @@ def test_warn_leaves_out_an_operation_it_cannot_read_and_keeps_the_rest(
         "object, found a list")}]
     strict = toolcat("generate", "--spec", spec, "--out", tmp_path / "strict")
     assert strict.returncode == 2
+
+
+def test_a_required_list_holding_an_object_beside_a_read_only_field(
+        tmp_path: Path, toolcat: RunCli) -> None:
+    """Fuzz case 644 (seed 1): hiding a readOnly name from ``required`` met an object
+    there; in warn mode the document generates, the validator's warning located."""
+    schema = {"type": "object", "required": [{"x": 1}, "b"], "properties": {
+        "a": {"type": "string", "readOnly": True}, "b": {"type": "string"}}}
+    doc = _doc({"/a": {"post": {"operationId": "a", "requestBody": {"content": {
+        "application/json": {"schema": schema}}}, "responses": {"200": {"description": "o"}}}}})
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(doc))
+    result = toolcat("generate", "--spec", spec, "--out", tmp_path / "out",
+                     "--validation", "warn")
+    assert "internal error" not in result.stderr
+    assert result.returncode == 0, result.stderr
+    assert "spec.json: /paths/~1a/post/requestBody: invalid OpenAPI" in result.stderr

@@ -222,7 +222,9 @@ class SchemaRewriter:
             props.update(dict.fromkeys(dropped, False))
         for holder in [out, *[p for p in out.get("allOf", []) if isinstance(p, dict)]]:
             if isinstance(holder.get("required"), list):
-                holder["required"] = [r for r in holder["required"] if r not in hidden]
+                # A name that is not a string (warn mode) stays, for the meta-schema check.
+                holder["required"] = [r for r in holder["required"]
+                                      if not isinstance(r, str) or r not in hidden]
 
     def _names_once(self, kind: str, node: Any, seen: frozenset[str],
                     here: Callable[[dict[str, Any], frozenset[str]], set[str]]) -> set[str]:
