@@ -68,7 +68,8 @@ discover-walk: $(STAMP)
 	TOOLCAT_DISCOVER_FULL=1 $(BIN)/python -m pytest -q tests/runtime/test_serve_discovery.py -k large
 
 # 1,000 mutated real specs through generate: no crash, hang or unlocated refusal, and
-# every catalog meta-valid (make test runs a fixed-seed 50 of them).
+# every catalog meta-valid, each case in both validation modes (make test runs a
+# fixed-seed 60 of them).
 fuzz: $(STAMP)
 	$(BIN)/python scripts/runaway.py
 	$(BIN)/python scripts/fuzz.py --cases 1000 --seed 1

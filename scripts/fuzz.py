@@ -1,12 +1,15 @@
 """Fuzz `toolcat generate` with mutated real specs: every run must end well.
 
     .venv/bin/python scripts/fuzz.py [--cases 1000] [--seed 1] [--timeout 60] [--json]
+        [--modes strict,warn]
 
 Seeds are real documents (the committed example, ErsatzTV, the small corpus
 specs); each case applies one to three random mutations (a member deleted, a
 value of the wrong type, a broken or escaping ``$ref``, an odd version, deep
 nesting, an alias bomb, truncated or flipped bytes...) and writes the result as
-JSON or YAML. Each case runs the CLI in a forked child (so a crash is a signal
+JSON or YAML. Each case runs in both validation modes (``--validation strict``, which
+the validator guards, and ``--validation warn``, where toolcat's own readers meet every
+broken shape), each run the CLI in a forked child (so a crash is a signal
 the parent sees, and a hang is killed at ``--timeout``), and must:
 
 * exit 0 or 2, never a signal, a hang, or an exception other than ToolcatError
@@ -35,6 +38,7 @@ import statistics
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +60,7 @@ SEEDS = [
 LOCATED_PREFIXES = ("/", "line ")
 # Lines that sum up a list of validator problems (findings.py), not problems themselves.
 SUMMARIES = ("refused: ", "and ")
+MODES = ("strict", "warn")
 
 
 def main() -> int:
@@ -64,7 +69,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--modes", default=",".join(MODES),
+                        help="validation modes each case runs in (default: both)")
     args = parser.parse_args()
+    modes = [m for m in args.modes.split(",") if m]
+    if not modes or set(modes) - set(MODES):
+        parser.error(f"--modes: a comma-separated list of {', '.join(MODES)}")
     os.environ["TOOLCAT_CACHE"] = "off"  # each case must be judged on its own
     os.environ.pop("TOOLCAT_DEBUG", None)
     seeds = [(p, p.read_bytes()) for p in SEEDS if p.is_file()]
@@ -81,20 +91,21 @@ def main() -> int:
         # One ordinary run first, so every lazy import happens once, here, and each
         # forked case starts warm (1.8 s a case otherwise, mostly imports).
         with contextlib.redirect_stdout(io.StringIO()):
-            _in_child(seeds[0][0], Path(tmp) / "warm-up")
+            _in_child(seeds[0][0], Path(tmp) / "warm-up", "strict")
         for number in range(args.cases):
             name, data = _case(rng, parsed, yaml)
             folder = Path(tmp) / f"case{number}"
             folder.mkdir()
             spec = folder / name
             spec.write_bytes(data)
-            result = _run(spec, folder / "out", args.timeout)
-            result["case"] = number
-            result["failure"] = _judge(result, folder / "out")
-            if result["failure"]:
-                print(f"case {number} ({name}, seed {args.seed}): {result['failure']}",
-                      flush=True)
-            results.append(result)
+            for mode in modes:
+                out = folder / f"out-{mode}"
+                result = _run(spec, out, mode, args.timeout)
+                result.update(case=number, mode=mode, failure=_judge(result, out))
+                if result["failure"]:
+                    print(f"case {number} ({name}, seed {args.seed}, {mode}): "
+                          f"{result['failure']}", flush=True)
+                results.append(result)
     summary = _summary(results, args)
     print(json.dumps(summary) if args.json else _table(summary))
     return 1 if summary["failures"] else 0
@@ -216,7 +227,7 @@ def _raw_hostile(rng: random.Random) -> bytes:
 
 
 # -- running and judging a case -----------------------------------------------------
-def _run(spec: Path, out: Path, timeout: float) -> dict[str, Any]:
+def _run(spec: Path, out: Path, mode: str, timeout: float) -> dict[str, Any]:
     """Run generate in a forked child; report how it ended."""
     read_end, write_end = os.pipe()
     start = time.perf_counter()
@@ -226,7 +237,7 @@ def _run(spec: Path, out: Path, timeout: float) -> dict[str, Any]:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)  # the CLI's "N tools -> out" lines
         os.setpgid(0, 0)  # its own group: a timeout kills the validator it forks too
-        outcome = _in_child(spec, out)
+        outcome = _in_child(spec, out, mode)
         with os.fdopen(write_end, "wb") as pipe:
             pipe.write(pickle.dumps(outcome))
         os._exit(0)
@@ -259,18 +270,21 @@ def _kill(pid: int) -> None:
     os.waitpid(pid, 0)
 
 
-def _in_child(spec: Path, out: Path) -> dict[str, Any]:
+def _in_child(spec: Path, out: Path, mode: str) -> dict[str, Any]:
     from toolcat.cli import cli  # noqa: PLC0415
     from toolcat.errors import ToolcatError  # noqa: PLC0415
 
     try:
-        cli.main(["generate", "--spec", str(spec), "--out", str(out)],
-                 standalone_mode=False)
+        with contextlib.redirect_stderr(io.StringIO()):  # warn mode's warnings
+            cli.main(["generate", "--spec", str(spec), "--out", str(out), "--validation",
+                      mode], standalone_mode=False)
     except ToolcatError as exc:
         return {"end": "exit 2", "problems": [(p.file, p.location, p.message)
                                               for p in exc.problems]}
     except BaseException as exc:  # what the CLI would call an internal error
-        return {"end": "exception", "error": repr(exc)[:300]}
+        frames = traceback.extract_tb(exc.__traceback__)[-3:]  # where it broke, for the fix
+        where = " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames))
+        return {"end": "exception", "error": f"{repr(exc)[:300]} at {where}"}
     return {"end": "exit 0"}
 
 
@@ -307,16 +321,21 @@ def _meta_problem(out: Path) -> str:
 
 
 def _summary(results: list[dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
-    ends: dict[str, int] = {}
+    """Counts per validation mode (each case runs once in each), then timings."""
+    modes: dict[str, dict[str, Any]] = {}
     for r in results:
-        ends[r["end"]] = ends.get(r["end"], 0) + 1
+        mode = modes.setdefault(r["mode"], {"ends": {}, "failures": 0})
+        mode["ends"][r["end"]] = mode["ends"].get(r["end"], 0) + 1
+        mode["failures"] += bool(r["failure"])
+    for mode in modes.values():
+        mode["ends"] = dict(sorted(mode["ends"].items()))
     seconds = [r["seconds"] for r in results]
     slowest = max(results, key=lambda r: r["seconds"]) if results else {}
-    return {"cases": len(results), "seed": args.seed, "ends": dict(sorted(ends.items())),
-            "failures": sum(1 for r in results if r["failure"]),
+    return {"cases": len({r["case"] for r in results}), "seed": args.seed,
+            "modes": modes, "failures": sum(1 for r in results if r["failure"]),
             "median_s": round(statistics.median(seconds), 3) if seconds else 0,
             "slowest_s": round(slowest.get("seconds", 0), 3),
-            "slowest_case": slowest.get("case")}
+            "slowest_case": f"{slowest.get('case')} ({slowest.get('mode')})"}
 
 
 def _table(summary: dict[str, Any]) -> str:

@@ -19,10 +19,11 @@ from typing import Any
 from .cache.bundles import cached_bundle
 from .cache.formatted import cached_formatter
 from .config import Target
-from .errors import ToolcatError, fail
+from .errors import Problem, ToolcatError, fail
 from .load.bundle import bundle
 from .load.overlay import Applied, apply_overlays
-from .load.swagger2 import convert
+from .load.repairs import repair
+from .load.swagger2 import convert, original_pointer
 from .load.validation.findings import Findings, refusal
 from .load.validation.validate import validate_in_background, validator_id, verdict
 from .model.build import check_names, draft_tools
@@ -39,6 +40,7 @@ from .output.record import SpecFiles, spec_files
 from .overrides.apply import apply_overrides
 from .overrides.schema import read_overrides
 from .render.catalog import render_catalog
+from .render.catalog_check import check_catalog
 from .render.python_module import render_python
 from .render.summary import render_summary
 from .text.python_format import black_format, black_key
@@ -56,6 +58,7 @@ class LoadedSpec:
     files: dict[Path, bytes]        # every file the document was read from
     # What the overlays wrote (an error there is located in the overlay action).
     overlaid: Applied = field(default_factory=Applied)
+    swagger: dict[str, Any] | None = None   # the Swagger 2.0 document it was converted from
 
 
 def spec_digest(files: dict[Path, bytes], root: Path,
@@ -87,8 +90,16 @@ def load_spec(path: Path, known_valid: str | None = None,
     validated: Callable[[], Findings] = lambda: findings  # noqa: E731
     if known_valid != verdict(sha):
         validated = validate_in_background(document, str(path))
+    # What toolcat's own readers found (a key written twice, a tuple `items`, a template
+    # in a server URL): findings of the validation mode, as the validator's are.
+    document, repaired = repair(document, str(path))
+    notes = [*bundled.duplicates, *repaired]
+    if notes:
+        validator = validated
+        validated = lambda: validator().plus(notes)  # noqa: E731
     version = str(document.get("openapi") or document.get("swagger") or "")
-    if "swagger" in document:
+    swagger = document if "swagger" in document else None
+    if swagger is not None:
         try:
             document = convert(document)
         except Exception:  # a wrongly typed member: the validator's located words first
@@ -98,7 +109,7 @@ def load_spec(path: Path, known_valid: str | None = None,
             raise
     return LoadedSpec(document, sha, version,
                       str(document.get("openapi", "")).startswith("3.0"), validated,
-                      bundled.files, overlaid)
+                      bundled.files, overlaid, swagger)
 
 
 def spec_verdict(path: Path, ref_root: Path | None = None) -> str:
@@ -162,12 +173,13 @@ def _build(target: Target, known_valid: str | None, render: bool) -> Built:
 
 def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
            render: bool) -> Built:
+    notes: list[Problem] = []   # the model stage's findings (operationIds shared)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
         size = Budget(str(target.spec), sum(len(data) for data in spec.files.values()))
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,
                                        target.name_budget, target.open_world, target.selection,
-                                       size)
+                                       size, notes, leave_out=target.validation == "warn")
         drafts = add_undeclared(drafts, target.undeclared_credentials)
         tools, exclusions = apply_overrides(drafts, overrides, str(target.overrides), lines,
                                             left_out)
@@ -184,19 +196,29 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
                                             regenerate=target.regenerate,
                                             regenerate_from=target.regenerate_from)
                  if render else None)
-    except Exception:
-        findings = spec.validated()
+    except Exception as exc:
+        findings = spec.validated().plus(notes)
         if findings.counted and target.validation == "strict":
             raise refusal(findings) from None
+        if isinstance(exc, ToolcatError) and spec.swagger is not None:
+            raise _in_swagger(exc, spec.swagger, str(target.spec)) from None
         raise
-    findings = spec.validated()
+    findings = spec.validated().plus(notes)
     if findings.counted and target.validation == "strict":
         raise refusal(findings)
     catalog = replace(catalog, source=replace(catalog.source, verdict=findings.verdict,
                                               problems=findings.total))
+    check_catalog(catalog, str(target.spec))
     if files is not None:
         files = {CATALOG_FILE: render_catalog(catalog), **files}
     return Built(catalog, spec_files(spec.files, target.spec), files, spec.files, findings)
+
+
+def _in_swagger(exc: ToolcatError, swagger: dict[str, Any], file: str) -> ToolcatError:
+    """Problems found in the converted document, located in the user's Swagger 2.0 file."""
+    return ToolcatError(replace(p, location=original_pointer(swagger, p.location))
+                        if p.file == file and p.location.startswith("/") else p
+                        for p in exc.problems)
 
 
 def render_files(catalog: Catalog, *, models: bool = False, templates: Path | None = None,

@@ -207,3 +207,19 @@ def test_broken_document_fails_located(doc: str) -> None:
     with pytest.raises(ToolcatError) as caught:
         build_catalog(_target(doc), verdict)
     assert f"{where}: {message}" in caught.value.render()
+
+
+@pytest.mark.parametrize("doc", sorted(BROKEN))
+def test_broken_document_generates_in_warn_mode(doc: str) -> None:
+    """Issue 22: every corpus document generates in warn mode. The operations that need
+    the broken part are left out, each recorded in the catalog's exclusions with the
+    pointer, and the rest are tools; the others are covered by test_document (warn
+    mode only ever refuses less than strict)."""
+    _, where, message = BROKEN[doc]
+    built = build(_target(doc).model_copy(update={"validation": "warn"}))
+    reasons = [e.reason for e in built.catalog.exclusions]
+    assert built.catalog.tools, reasons
+    assert reasons, "nothing left out: drop the document from BROKEN"
+    assert all(r == f"validation: warn: left out, {where}: {message}" for r in reasons), reasons
+    assert doc not in OPERATIONS or len(built.catalog.tools) + len(reasons) == OPERATIONS[doc]
+

@@ -14,13 +14,14 @@ from __future__ import annotations
 import hashlib
 import sys
 from collections.abc import Callable
+from dataclasses import astuple
 from functools import cache
 from pathlib import Path
 
 import orjson
 import yaml
 
-from ..errors import ToolcatError
+from ..errors import Problem, ToolcatError
 from ..identity import files_digest
 from ..load.bundle import Bundle
 from ..parse.limits import read_bounded
@@ -71,7 +72,8 @@ def cached_bundle(path: Path, make: Callable[[Path], Bundle],
     if found is not None:
         return found
     bundled = make(path)
-    store(folder, entry, (listed(bundled.files), bundled.document))
+    store(folder, entry, (listed(bundled.files), bundled.document,
+                          [astuple(p) for p in bundled.duplicates]))
     return bundled
 
 
@@ -97,6 +99,7 @@ def _read(entry: Path, root: Path, root_data: bytes) -> Bundle | None:
     found = load(entry)
     if found is None:
         return None
-    entries, document = found
+    entries, document, duplicates = found
     files = verified(entries, root, root_data)
-    return None if files is None else Bundle(document, files)
+    return None if files is None else Bundle(document, files,
+                                             tuple(Problem(*p) for p in duplicates))

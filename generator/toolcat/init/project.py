@@ -17,6 +17,7 @@ from pathlib import Path
 from ..config import DEFAULT_CONFIG
 from ..errors import ToolcatError, fail
 from ..model.naming import catalog_name
+from ..parse.duplicates import Repeats
 from ..parse.limits import read_bounded
 from ..parse.reader import read_document
 from .templates import config_text, precommit_text, workflow_text
@@ -92,7 +93,8 @@ def toolcat_version() -> str:
 def init_project(root: Path, spec: Path | None) -> tuple[list[Written], str]:
     """Write what is missing; return what was written and the next command."""
     spec = choose_spec(root, spec)
-    document, _ = read_document(root / spec)
+    # A key written twice is reported when the catalog is generated.
+    document, _ = read_document(root / spec, Repeats(str(root / spec), keep=True))
     info = document.get("info") if isinstance(document, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
     name = catalog_name(title, (root / spec).resolve().parent.name)

@@ -35,7 +35,8 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 from urllib.request import url2pathname
 
-from ..errors import ToolcatError, fail
+from ..errors import Problem, ToolcatError, fail
+from ..parse.duplicates import Repeats
 from ..parse.limits import path_problem
 from ..parse.reader import read_document
 from ..vocab.keywords import DEFINITIONS, SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
@@ -64,6 +65,9 @@ class Bundle:
 
     document: Any
     files: dict[Path, bytes] = field(default_factory=dict)
+    # Keys written twice in one object, in any file read (parse/duplicates.py): a
+    # finding of the spec's validation mode, never a silent loss.
+    duplicates: tuple[Problem, ...] = ()
 
 
 @dataclass
@@ -90,6 +94,7 @@ class _Bundler:
         self.preferred: dict[_Target, str] = {}     # target -> components.schemas name
         self.inlining: list[_Target] = []
         self.names = _Names()
+        self.repeats: list[Problem] = []
         self.uris: dict[Path, str] = {}
         self.targets: dict[tuple[str, Path, str], _Target] = {}
         self.rels: dict[Path, str] = {}
@@ -105,7 +110,10 @@ class _Bundler:
             if path != self.root and not path.is_file():
                 raise fail(*where, f"$ref names '{self.rel(path)}', which is not a regular "
                            "file (a folder, device or FIFO)", "point it at a spec file")
-            self.docs[path], self.raw[path] = read_document(path)
+            # Named as the user named the root, and other files relative to its folder.
+            repeats = Repeats(where[0] if path == self.root else self.rel(path), keep=True)
+            self.docs[path], self.raw[path] = read_document(path, repeats)
+            self.repeats += repeats.found
             if path != self.root and not isinstance(self.docs[path], (dict, list)):
                 # Never quote it: a file that is not a document may hold secrets.
                 raise fail(*where, f"$ref names '{self.rel(path)}', which is not a JSON "
@@ -517,10 +525,10 @@ def bundle(path: Path, ref_root: Path | None = None) -> Bundle:
         raise fail(str(path), "", "the document is not a mapping",
                    "an OpenAPI document is a JSON/YAML object")
     if _self_contained(root_doc, bundler.raw[bundler.root]):
-        return Bundle(root_doc, dict(bundler.raw))
+        return Bundle(root_doc, dict(bundler.raw), tuple(bundler.repeats))
     document = bundler.walk(root_doc, bundler.root, "", False, bundler.uri(bundler.root))
     if bundler.schema_bodies:
         _place_schemas(bundler, document)
     for mapping, key, holder in bundler.mappings:
         mapping[key] = str(holder["$ref"])
-    return Bundle(document, dict(sorted(bundler.raw.items())))
+    return Bundle(document, dict(sorted(bundler.raw.items())), tuple(bundler.repeats))

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
-from ..vocab.pointers import unescape_token
+from ..vocab.pointers import pointer, unescape_token
 
-__all__ = ["convert"]
+__all__ = ["convert", "original_pointer"]
 
 _METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch"})
 _PAYLOAD_LOCATIONS = frozenset({"body", "formData"})
@@ -24,7 +24,7 @@ _SCHEMA_KEYS = frozenset(
     }
 )  # fmt: skip
 _SUBSCHEMA_KEYS = frozenset({"items", "additionalProperties", "not"})
-_SCHEMA_LIST_KEYS = frozenset({"allOf", "anyOf", "oneOf"})
+_SCHEMA_LIST_KEYS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})  # load/repairs.py
 _SCHEMA_MAP_KEYS = frozenset({"properties", "patternProperties"})
 _MULTIPART = "multipart/form-data"
 _URLENCODED = "application/x-www-form-urlencoded"
@@ -416,3 +416,67 @@ def _rewrite_ref(ref: str, body_names: frozenset[str]) -> str:
         section = "requestBodies" if local_body else "parameters"
         return f"{file_part}#/components/{section}/{name}"
     return ref
+
+
+# -- where a problem found in the converted document is in the user's file ----------
+_BACK = (("/components/schemas/", "/definitions/"), ("/components/responses/", "/responses/"),
+         ("/components/securitySchemes/", "/securityDefinitions/"),
+         ("/components/parameters/", "/parameters/"))
+
+
+def original_pointer(doc: dict[str, Any], ptr: str) -> str:
+    """The pointer in the Swagger 2.0 ``doc`` of what ``convert(doc)`` holds at ``ptr``
+    (issue 28 item 8): ``/components/schemas/D/...`` is ``/definitions/D/...``, a
+    response's ``content/<type>/schema`` its ``schema``, a request body or a parameter's
+    ``schema`` the parameter it came from, at its index in the user's list. A pointer
+    the conversion did not move is returned as it is."""
+    for new, old in _BACK:
+        if ptr.startswith(new):
+            return old + ptr[len(new):]
+    tokens = [unescape_token(t) for t in ptr.split("/")[1:]] if ptr.startswith("/") else []
+    if ptr.startswith("/components/requestBodies/") and len(tokens) > 2:
+        return _pointer_of(["parameters", tokens[2], *_after_body(tokens[3:])])
+    if len(tokens) < 4 or tokens[0] != "paths":
+        return ptr
+    item = (doc.get("paths") or {}).get(tokens[1])
+    if not isinstance(item, dict):
+        return ptr
+    head, rest = tokens[:2], tokens[2:]
+    if rest[0] in _METHODS and isinstance(item.get(rest[0]), dict):
+        head, rest, node = [*head, rest[0]], rest[1:], item[rest[0]]
+    else:
+        node = item
+    moved = _moved(node, rest)
+    return ptr if moved is None else _pointer_of([*head, *moved])
+
+
+def _moved(node: dict[str, Any], rest: list[str]) -> list[str] | None:
+    """Tokens after an operation (or path item) in the user's file, or None."""
+    params: list[Any] = node["parameters"] if isinstance(node.get("parameters"), list) else []
+    if rest[0] == "responses" and len(rest) > 4 and rest[2] == "content":
+        return ["responses", rest[1], *rest[4:]]
+    if rest[0] == "parameters" and len(rest) > 1 and rest[1].isdigit():
+        kept = [i for i, p in enumerate(params)
+                if not (isinstance(p, dict) and p.get("in") in _PAYLOAD_LOCATIONS)]
+        at = int(rest[1])
+        if at < len(kept):
+            tail = rest[3:] if rest[2:3] == ["schema"] else rest[2:]
+            return ["parameters", str(kept[at]), *tail]
+    if rest[0] == "requestBody" and len(rest) > 4 and rest[1] == "content":
+        inside = rest[4:]
+        for i, p in enumerate(params):
+            if isinstance(p, dict) and p.get("in") == "body":
+                return ["parameters", str(i), "schema", *inside]
+            if isinstance(p, dict) and p.get("in") == "formData" and inside[:2] == [
+                    "properties", p.get("name")]:
+                return ["parameters", str(i), *inside[2:]]
+    return None
+
+
+def _after_body(tokens: list[str]) -> list[str]:
+    """A request body component's ``content/<type>/schema/...`` is its ``schema/...``."""
+    return ["schema", *tokens[3:]] if tokens[:1] == ["content"] and len(tokens) > 2 else []
+
+
+def _pointer_of(tokens: list[str]) -> str:
+    return pointer(*tokens)

@@ -23,6 +23,7 @@ from . import deep_names, media, wire
 from .argument_names import Wanted, assign
 from .naming import argument_name
 from .operations import Operation, resolve_object
+from .shapes import mapping
 from .types import ArgumentBinding
 
 # HTTP decides these from the binding; OpenAPI 3 says such parameters SHALL be ignored.
@@ -141,14 +142,15 @@ class Body:
 def _body(defs: Definitions, op: Operation) -> Body:
     if "requestBody" not in op.node:
         return Body([], None, set())
-    body, loc = resolve_object(defs, op.node["requestBody"], f"{op.pointer}/requestBody")
-    content = body.get("content") or {}
+    body, loc = resolve_object(defs, op.node["requestBody"], f"{op.pointer}/requestBody",
+                               "a request body")
+    content = mapping(defs.file, body.get("content"), f"{loc}/content", "'content'")
     ctype = media.choose(content)
     if ctype is None:
         return Body([], None, set())
     required = body.get("required") is True
-    entry = content[ctype] or {}
     loc = f"{loc}/content/{escape_token(ctype)}"
+    entry = mapping(defs.file, content[ctype], loc, "a media type object")
     raw = entry.get("schema")
     target = defs.resolve_shallow(raw, f"{loc}/schema")[0] if raw is not None else None
     structured = media.is_json(ctype) or media.is_form(ctype) or media.is_multipart(ctype)
@@ -169,7 +171,7 @@ def _body(defs: Definitions, op: Operation) -> Body:
         return Body([Candidate(None, "body", described, required, {})], ctype, set(refs),
                     required)
     schema, refs = defs.rewrite(flat.schema, f"{loc}/schema", "input", origins=flat.origins)
-    needed = set(schema.get("required", [])) if required else set()
+    needed = _required(schema) if required else set()
     encoding = entry.get("encoding")
     encoding = encoding if isinstance(encoding, dict) else {}
     out = []
@@ -193,8 +195,15 @@ def _body(defs: Definitions, op: Operation) -> Body:
     out += [Candidate(name, "body", {"description": UNDECLARED}, name in needed,
                       _encoding(ctype, encoding.get(name)))
             for name in _required_undeclared(schema)]
-    spec_required = frozenset(r for r in schema.get("required", []) if isinstance(r, str))
+    spec_required = frozenset(_required(schema))
     return Body(out, ctype, set(refs), required, spec_required)
+
+
+def _required(schema: dict[str, Any]) -> set[str]:
+    """The names a rewritten object schema requires (anything else there is left to
+    the meta-schema check, which refuses it with its location)."""
+    names = schema.get("required")
+    return {r for r in names if isinstance(r, str)} if isinstance(names, list) else set()
 
 
 def _closed_top(defs: Definitions, schema: Any) -> Any:
@@ -271,7 +280,7 @@ def _required_undeclared(schema: dict[str, Any]) -> list[str]:
     if schema.get("additionalProperties") is False:
         return []   # closed: no body can satisfy it (the document's fault, not ours)
     props = schema.get("properties") or {}
-    return [r for r in schema.get("required", []) if isinstance(r, str) and r not in props]
+    return sorted(r for r in _required(schema) if r not in props)
 
 
 def _has_ref(node: Any) -> bool:

@@ -6,6 +6,7 @@ checked only after it, so an override can settle a clash.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..config import Selection
@@ -13,13 +14,13 @@ from ..errors import Problem, ToolcatError
 from ..normalise.defs import Definitions
 from ..vocab.mcp import MAX_NAME, NAME_RE
 from .arguments import build_inputs
-from .naming import tool_name
+from .naming import name_from_route, tool_name
 from .operations import Operation, operations
 from .outputs import build_outputs
 from .selection import Selected, select_operations
 from .servers import credential_names, security, servers
 from .size_limit import Budget
-from .types import Binding, Tool
+from .types import Binding, Exclusion, Tool
 
 _READ = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True}
 ANNOTATIONS: dict[str, dict[str, bool]] = {
@@ -67,22 +68,70 @@ def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool,
 
 def draft_tools(document: dict[str, Any], defs: Definitions, prefix: str,
                 budget: int = MAX_NAME, open_world: bool = False,
-                selection: Selection | None = None, size: Budget | None = None
+                selection: Selection | None = None, size: Budget | None = None,
+                notes: list[Problem] | None = None, leave_out: bool = False
                 ) -> tuple[list[tuple[Operation, Tool]], list[Selected]]:
     """Drafts of the selected operations; the others with the rule that left each out.
 
     Selecting before drafting spares the schema work of every operation left out;
     ``size`` counts each draft against the catalog's size limit (size_limit.py).
+    ``notes`` receives a located finding per operation whose operationId another
+    operation shares (named from its method and path instead); with ``leave_out``
+    (warn mode) an operation that cannot be drafted is left out with a finding.
     """
-    chosen, left_out = select_operations(list(operations(document, defs)), selection)
-    drafts = []
+    every = list(operations(document, defs))
+    notes = notes if notes is not None else []
+    shared = _shared_ids(every, defs.file, notes)
+    chosen, left_out = select_operations(every, selection)
+    drafts, broken = [], []
     for op in chosen:
-        tool = draft_tool(defs, op, tool_name(prefix, op.operation_id, op.method, op.path,
-                                              budget), open_world, document)
+        name = tool_name(prefix, None if op.operation_id in shared else op.operation_id,
+                         op.method, op.path, budget)
+        try:
+            tool = draft_tool(defs, op, name, open_world, document)
+        except ToolcatError as exc:
+            if not leave_out:
+                raise
+            broken.append(exc)
+            left_out.append(_left_out(op, exc, notes))
+            continue
         if size is not None:
             size.charge(tool)
         drafts.append((op, tool))
+    if broken and not drafts:   # nothing would be left: a refusal, not an empty catalog
+        raise broken[0]
     return drafts, left_out
+
+
+def _left_out(op: Operation, exc: ToolcatError, notes: list[Problem]) -> Selected:
+    """Warn mode: an operation whose own parts toolcat cannot use (a ``$ref: null`` in its
+    schema) is left out, recorded in the catalog's exclusions and warned about where it
+    broke, so the rest of the document still gives tools."""
+    first = exc.problems[0]
+    notes += [replace(p, message=f"{op.key} left out (validation: warn): {p.message}")
+              for p in exc.problems]
+    return Selected(op, Exclusion(op.key, f"validation: warn: left out, {first.location}: "
+                                  f"{first.message}"))
+
+
+def _shared_ids(every: list[Operation], file: str, notes: list[Problem]) -> frozenset[str]:
+    """operationIds given to more than one operation (an upstream defect, Gitea's
+    ``user_get_oauth2_application``): each of those operations is named from its method
+    and path, a function of the set of operations, never of their order."""
+    holders: dict[str, list[Operation]] = {}
+    for op in every:
+        if op.operation_id is not None:
+            holders.setdefault(op.operation_id, []).append(op)
+    shared = {oid: ops for oid, ops in holders.items() if len(ops) > 1}
+    for oid, ops in sorted(shared.items()):
+        routes = " and ".join(sorted(f"'{op.key}'" for op in ops))
+        for op in ops:
+            notes.append(Problem(file, f"{op.pointer}/operationId", f"operationId {oid!r} is "
+                                 f"given to {routes}; each is named from its method and path "
+                                 f"instead (this one: {name_from_route(op.method, op.path)!r})",
+                                 "give each operation its own operationId (an overlay), or "
+                                 "name the tools with overrides"))
+    return frozenset(shared)
 
 
 def check_names(tools: list[Tool], file: str, budget: int = MAX_NAME) -> list[Tool]:

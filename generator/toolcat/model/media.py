@@ -2,10 +2,12 @@
 
 Choice: a tool speaks one request media type, the first of: ``application/json``,
 another JSON type (``text/json``, ``*+json``), JSON Patch, a wildcard (``*/*``,
-``application/*``), form-urlencoded, multipart, then the first one listed; ties go
-to the spec's order. JSON Patch (RFC 6902) comes after the other JSON types
-because its body is an array of operations: Kubernetes lists it first for a PATCH
-whose schema is an object, which only a merge patch can carry.
+``application/*``), form-urlencoded, multipart, then any other; ties (two JSON types,
+two others, one type with and without parameters) go to the text's order (without
+parameters, then with them), never to the document's key order, so reordering
+``content`` changes no byte (issue 28 item 17). JSON Patch (RFC 6902) comes after
+the other JSON types because its body is an array of operations: Kubernetes lists
+it first for a PATCH whose schema is an object, which only a merge patch can carry.
 
 Representation of bodies that are not JSON (tool arguments are JSON values):
 
@@ -79,12 +81,16 @@ def preference(media: str) -> int:
     return 6
 
 
+def rank(media: str) -> tuple[int, str, str]:
+    """Sort key of a media type: its preference, then its text (never key order)."""
+    return preference(media), base(media), media
+
+
 def choose(content: dict[str, Any]) -> str | None:
-    """The media type a tool speaks: JSON first, then forms, then the first listed."""
+    """The media type a tool speaks: JSON first, then forms, then any other (``rank``)."""
     if not content:
         return None
-    order = list(content)
-    return min(order, key=lambda m: (preference(m), order.index(m)))
+    return min(content, key=rank)
 
 
 def raw_body_schema(media: str, schema: Any) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 from ..errors import fail
 from ..normalise.defs import Definitions
 from ..vocab.pointers import pointer
+from .shapes import mapping, sequence, text
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -46,17 +47,19 @@ def _resolve(defs: Definitions, node: Any, loc: str) -> tuple[Any, str]:
 
 def _parameters(defs: Definitions, items: Any, loc: str) -> list[tuple[dict[str, Any], str]]:
     out = []
-    for i, raw in enumerate(items or []):
+    for i, raw in enumerate(sequence(defs.file, items, loc, "'parameters'")):
         param, where = _resolve(defs, raw, f"{loc}/{i}")
         if not isinstance(param, dict) or "name" not in param or "in" not in param:
             raise fail(defs.file, where, "a parameter needs 'name' and 'in'",
                        "complete the parameter object")
+        text(defs.file, param["name"], f"{where}/name", "a parameter's 'name'")
+        text(defs.file, param["in"], f"{where}/in", "a parameter's 'in'")
         out.append((param, where))
     return out
 
 
 def operations(document: dict[str, Any], defs: Definitions) -> Iterator[Operation]:
-    paths = document.get("paths") or {}
+    paths = mapping(defs.file, document.get("paths"), "/paths", "'paths'")
     for path, raw_item in paths.items():
         item, item_loc = _resolve(defs, raw_item, pointer("paths", path))
         if not isinstance(item, dict):
@@ -74,6 +77,9 @@ def operations(document: dict[str, Any], defs: Definitions) -> Iterator[Operatio
                             (item.get("servers"), f"{item_loc}/servers"))
 
 
-def resolve_object(defs: Definitions, node: Any, loc: str) -> tuple[Any, str]:
-    """Follow a ``$ref`` to a request body, response, header or example."""
-    return _resolve(defs, node, loc)
+def resolve_object(defs: Definitions, node: Any, loc: str,
+                   what: str) -> tuple[dict[str, Any], str]:
+    """Follow a ``$ref`` to a request body, response, header or example: ``what``, which
+    must be an object (refused where it is found otherwise)."""
+    found, where = _resolve(defs, node, loc)
+    return mapping(defs.file, found, where, what), where

@@ -29,6 +29,7 @@ from ..normalise.defs import Definitions
 from ..vocab.pointers import escape_token, unescape_token
 from . import media
 from .operations import Operation, resolve_object
+from .shapes import mapping
 
 WRAPPER = "result"
 # Bytes of compact JSON one outputSchema may use before deep $defs are loosened.
@@ -49,26 +50,39 @@ def _success_codes(responses: dict[str, Any]) -> list[str]:
 
 
 def _json_types(content: dict[str, Any]) -> list[str]:
-    found = [m for m in content if media.is_json(m)]
-    return sorted(found, key=lambda m: (media.preference(m), found.index(m)))
+    return sorted((m for m in content if media.is_json(m)), key=media.rank)
+
+
+def _response(defs: Definitions, op: Operation, code: str) -> tuple[dict[str, Any], str]:
+    return resolve_object(defs, op.node["responses"][code], f"{op.pointer}/responses/{code}",
+                          "a response")
+
+
+def _content(defs: Definitions, node: dict[str, Any], where: str) -> dict[str, Any]:
+    return mapping(defs.file, node.get("content"), f"{where}/content", "'content'")
 
 
 def build_outputs(defs: Definitions, op: Operation) -> Outputs:
-    responses = op.node.get("responses") or {}
+    responses = mapping(defs.file, op.node.get("responses"), f"{op.pointer}/responses",
+                        "'responses'")
     codes = _success_codes(responses)
     if not codes:
         return Outputs(None, None, None, False)
-    first, _ = resolve_object(defs, responses[codes[0]], f"{op.pointer}/responses/{codes[0]}")
-    etag = any(h.lower() == "etag" for h in (first.get("headers") or {}))
-    content = first.get("content") or {}
+    first, first_at = _response(defs, op, codes[0])
+    headers = mapping(defs.file, first.get("headers"), f"{first_at}/headers", "'headers'")
+    etag = any(h.lower() == "etag" for h in headers)
+    content = _content(defs, first, first_at)
     if not _json_types(content):
         return Outputs(None, media.choose(content), None, etag)
     ctype = _json_types(content)[0]
     shapes: dict[bytes, tuple[Any, str]] = {}   # distinct raw schemas, first place seen
     for code in codes:
-        resp, where = resolve_object(defs, responses[code], f"{op.pointer}/responses/{code}")
-        for kind in _json_types(resp.get("content") or {}):
-            raw = ((resp.get("content") or {})[kind] or {}).get("schema")
+        resp, where = _response(defs, op, code)
+        content = _content(defs, resp, where)
+        for kind in _json_types(content):
+            entry_at = f"{where}/content/{escape_token(kind)}"
+            raw = mapping(defs.file, content[kind], entry_at, "a media type object").get(
+                "schema")
             if raw is None:      # any JSON at all: nothing to promise
                 return Outputs(None, ctype, None, etag)
             shapes.setdefault(dumps(raw, indent=False),

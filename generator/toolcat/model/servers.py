@@ -15,6 +15,7 @@ from typing import Any
 from ..errors import fail
 from ..normalise.defs import Definitions
 from ..vocab.pointers import escape_token
+from .shapes import FIX, text
 
 DEFAULT_SERVERS: tuple[dict[str, Any], ...] = ({"url": "/"},)
 
@@ -45,21 +46,40 @@ def servers(file: str, levels: list[tuple[Any, str]]) -> tuple[dict[str, Any], .
     return DEFAULT_SERVERS
 
 
+SCHEME_TYPES = frozenset({"apiKey", "http", "oauth2", "openIdConnect", "mutualTLS"})
+API_KEY_PLACES = frozenset({"query", "header", "cookie"})
+
+
 def _scheme(defs: Definitions, document: dict[str, Any], name: str) -> dict[str, Any]:
     schemes = (document.get("components") or {}).get("securitySchemes") or {}
-    raw = schemes.get(name)
+    raw = schemes.get(name) if isinstance(schemes, dict) else None
     where = f"/components/securitySchemes/{escape_token(name)}"
+    seen: set[str] = set()
     while isinstance(raw, dict) and "$ref" in raw:
-        _, raw, where = defs.lookup(raw["$ref"], f"{where}/$ref")
+        ref = raw["$ref"]
+        if not isinstance(ref, str) or ref in seen:
+            raise fail(defs.file, f"{where}/$ref", f"unusable $ref {ref!r}", FIX)
+        seen.add(ref)
+        _, raw, where = defs.lookup(ref, f"{where}/$ref")
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
         # Real documents name schemes they never declare (kratos: `sessionToken`); the
         # requirement is kept, marked, rather than the document refused or the name dropped.
         return {"id": name, "type": "undeclared"}
-    out: dict[str, Any] = {"id": name, "type": raw["type"]}
-    if raw["type"] == "apiKey":
-        out["in"] = raw.get("in")
-        out["name"] = raw.get("name")
-    elif raw["type"] == "http":
+    # Checked here, not copied: warn mode lets a document the validator rejects reach
+    # this, and the binding must still pass catalog.schema.json (issue 28 item 15).
+    kind = raw["type"]
+    if kind not in SCHEME_TYPES:
+        raise fail(defs.file, f"{where}/type", f"security scheme type {kind!r} is none of "
+                   f"{', '.join(sorted(SCHEME_TYPES))}", FIX)
+    out: dict[str, Any] = {"id": name, "type": kind}
+    if kind == "apiKey":
+        if raw.get("in") not in API_KEY_PLACES:
+            raise fail(defs.file, f"{where}/in", f"an apiKey scheme's 'in' must be one of "
+                       f"{', '.join(sorted(API_KEY_PLACES))}, found {raw.get('in')!r}", FIX)
+        out["in"] = raw["in"]
+        out["name"] = text(defs.file, raw.get("name"), f"{where}/name",
+                           "an apiKey scheme's 'name'")
+    elif kind == "http":
         out["scheme"] = str(raw.get("scheme", "")).lower()
     return out
 

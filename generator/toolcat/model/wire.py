@@ -183,13 +183,13 @@ def parameter_schema(schema: Any, target: Any, location: str, allow_empty: bool,
     empty_ok = location == "query" and allow_empty
     if may_string and (path or (location == "query" and not empty_ok)
                        or (required and location in ("header", "cookie"))):
-        out["minLength"] = max(1, out.get("minLength", 0))
+        _at_least_one(out, "minLength")
     if may_string and path:
         out = _not_dot_segment(out)
     if may_array and not empty_ok:   # an optional exploded query list may be omitted instead
-        out["minItems"] = max(1, out.get("minItems", 0))
+        _at_least_one(out, "minItems")
     if may_object and not empty_ok:   # {} sends nothing (form, deepObject) or an empty value
-        out["minProperties"] = max(1, out.get("minProperties", 0))
+        _at_least_one(out, "minProperties")
     if may_object:   # a member needs a name, and a null member is dropped (RFC 6570)
         names: dict[str, Any] = {"minLength": 1}
         refused = taken | frozenset(DOT_SEGMENTS) if path else taken
@@ -227,8 +227,8 @@ def body_rules(schema: dict[str, Any], bindings: tuple[ArgumentBinding, ...],
         prop = props.get(whole)
         if isinstance(prop, dict) and prop.get("type") == "string":
             out["properties"] = {**props, whole: {**prop,
-                                                  "minLength": max(1, prop.get("minLength", 0))}}
-    needed = [body[w] for w in spec_required if w in body]
+                                                  "minLength": _least(prop.get("minLength", 0))}}
+    needed = sorted(body[w] for w in spec_required if w in body)
     if not body_required and needed:
         rules = body_dependencies([arg for w, arg in body.items() if w is not None], needed)
         if rules:
@@ -266,9 +266,9 @@ def form_field_schema(schema: Any, target: Any, multipart: bool) -> Any:
     kinds = _kinds(target)
     out = dict(schema)
     if kinds is None or "array" in kinds:
-        out["minItems"] = max(1, out.get("minItems", 0))
+        _at_least_one(out, "minItems")
     if not multipart and (kinds is None or "object" in kinds):
-        out["minProperties"] = max(1, out.get("minProperties", 0))
+        _at_least_one(out, "minProperties")
         out["allOf"] = [*out.get("allOf", []), {"propertyNames": {"minLength": 1},
                                                  "additionalProperties": {"not": {"type": "null"}}}]
     return out
@@ -300,3 +300,13 @@ def form_members(schema: Any) -> Any:
         return schema
     scalar_items = {"additionalProperties": {"items": {"not": {"type": list(_NESTED)}}}}
     return {**schema, "allOf": [*schema.get("allOf", []), scalar_items]}
+
+
+def _least(value: Any) -> Any:
+    """``max(1, value)`` for a count; a value of another type (warn mode lets a document
+    the validator rejects through) stays, for the meta-schema check to refuse, located."""
+    return max(1, value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _at_least_one(schema: dict[str, Any], key: str) -> None:
+    schema[key] = _least(schema.get(key, 0))

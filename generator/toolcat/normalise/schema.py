@@ -106,7 +106,9 @@ class SchemaRewriter:
             self._discriminate(node, out)
         if isinstance(out.get("required"), list) and all(
                 isinstance(r, str) for r in out["required"]):
-            out["required"] = list(dict.fromkeys(out["required"]))  # 2020-12: unique
+            # 2020-12: unique. Sorted: the order carries no meaning, so reordering the
+            # document changes no byte (issue 28 item 17).
+            out["required"] = sorted(set(out["required"]))
         _fix_type(out, nullable=self._nullable(node))
         self._hide_properties(node, out)
         self.record(out, loc)
@@ -236,7 +238,9 @@ class SchemaRewriter:
             props.update(dict.fromkeys(dropped, True))
         for holder in [out, *[p for p in out.get("allOf", []) if isinstance(p, dict)]]:
             if isinstance(holder.get("required"), list):
-                holder["required"] = [r for r in holder["required"] if r not in hidden]
+                # A name that is not a string (warn mode) stays, for the meta-schema check.
+                holder["required"] = [r for r in holder["required"]
+                                      if not isinstance(r, str) or r not in hidden]
 
     def _names_once(self, kind: str, node: Any, seen: frozenset[str],
                     here: Callable[[dict[str, Any], frozenset[str]], set[str]]) -> set[str]:

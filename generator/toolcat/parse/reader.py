@@ -24,6 +24,7 @@ from __future__ import annotations
 import gc
 import math
 import re
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,7 +34,8 @@ import orjson
 import yaml
 from yaml.nodes import ScalarNode, SequenceNode
 
-from ..errors import fail
+from ..errors import ToolcatError, fail
+from .duplicates import Repeats, check_json, may_repeat
 from .exact_json import exact_json, may_be_rounded
 from .limits import check_tree_depth, read_bounded
 from .yaml_build import build
@@ -45,9 +47,10 @@ _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 class _SpecLoader(_Base):  # type: ignore[misc]
     """Safe loader with string keys and string timestamps."""
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: Any, repeats: Repeats | None = None) -> None:
         super().__init__(stream)
         self._tags: dict[str, str] = {}  # plain scalar -> its implicit tag
+        self.repeats = repeats or Repeats("")
 
     def resolve(self, kind: type, value: Any, implicit: Any) -> str:
         """``BaseResolver.resolve`` without path resolvers (this loader has none).
@@ -65,6 +68,7 @@ class _SpecLoader(_Base):  # type: ignore[misc]
         return tag
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[str, Any]:
+        check_repeats(self, node)
         self.flatten_mapping(node)
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
@@ -99,10 +103,32 @@ if None in _FIRSTS or _SpecLoader.yaml_path_resolvers:
 
 
 def _int(loader: Any, node: yaml.ScalarNode) -> int:
+    """An integer; a decimal one longer than Python converts (``sys.int_info``'s
+    4,300 digits) is refused at its line, as JSON's reader refuses it."""
     text = str(loader.construct_scalar(node))
     if text.startswith(("0o", "0x")):
         return int(text[2:], 8 if text[1] == "o" else 16)
+    digits = len(text.lstrip("+-"))
+    if digits > _MAX_DIGITS:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"an integer of {digits:,} digits, beyond the {_MAX_DIGITS:,} "
+            "toolcat reads", node.start_mark)
     return int(text, 10)
+
+
+_MAX_DIGITS = sys.get_int_max_str_digits() or 4300
+
+
+def _timestamp(loader: Any, node: yaml.ScalarNode) -> str:
+    """``!!timestamp``: the text, as an implicit timestamp is (JSON has no dates)."""
+    return str(loader.construct_scalar(node))
+
+
+def _no_json(loader: Any, node: yaml.Node) -> Any:
+    """A tag whose value JSON cannot hold (bytes, a set, ordered pairs): refused at its line."""
+    raise yaml.constructor.ConstructorError(
+        None, None, f"a YAML {node.tag.replace(_TAG, '!!')} value has no JSON equivalent",
+        node.start_mark)
 
 
 def _float(loader: Any, node: yaml.ScalarNode) -> float:
@@ -119,10 +145,32 @@ def _float(loader: Any, node: yaml.ScalarNode) -> float:
 
 _SpecLoader.add_constructor(_TAG + "int", _int)
 _SpecLoader.add_constructor(_TAG + "float", _float)
+_SpecLoader.add_constructor(_TAG + "timestamp", _timestamp)
+for _kind in ("binary", "set", "omap", "pairs"):
+    _SpecLoader.add_constructor(_TAG + _kind, _no_json)
 _SpecLoader.add_constructor(
     _TAG + "map",
     lambda loader, node: loader.construct_mapping(node, deep=True),
 )
+
+
+def check_repeats(loader: Any, node: yaml.MappingNode) -> None:
+    """Report a key the mapping itself writes twice (before merge keys are flattened:
+    a key that overrides one merged in with ``<<`` is YAML's rule, not a duplicate)."""
+    keys = [k for k, _ in node.value if k.tag != _MERGE]
+    if len({k.value for k in keys if isinstance(k, ScalarNode)}) == len(keys):
+        return
+    seen: set[str] = set()
+    for key in keys:
+        if isinstance(key, ScalarNode):
+            if key.value in seen:
+                mark = key.start_mark
+                loader.repeats.add(f"line {mark.line + 1} column {mark.column + 1}",
+                                   str(key.value))
+            seen.add(key.value)
+
+
+_MERGE = _TAG + "merge"
 
 
 def is_json_path(path: Path) -> bool:
@@ -147,11 +195,11 @@ def _collector_paused() -> Iterator[None]:
 _ANCHOR = re.compile(rb"(?:^|[\s\[{,])&[^\s\]},]", re.M)
 
 
-def _load_yaml(data: bytes, file: str) -> Any:
+def _load_yaml(data: bytes, file: str, repeats: Repeats) -> Any:
     """``yaml.load(data, Loader=_SpecLoader)``, with the data built by ``yaml_build``,
     within the limits of ``limits`` and ``yaml_limits``."""
     check_nesting(data, file)
-    loader = _SpecLoader(data)
+    loader = _SpecLoader(data, repeats)
     try:
         root = loader.get_single_node()
     finally:
@@ -161,21 +209,30 @@ def _load_yaml(data: bytes, file: str) -> Any:
     checked = _ANCHOR.search(data) is not None
     if checked:  # before building: merge keys copy what their aliases name
         check_nodes(root, file)
+    kept = len(repeats.found)
     try:
-        return build(loader, root)
+        return build(loader, root, check_repeats)
+    except ToolcatError:
+        raise
     except Exception:  # anything unusual: the stock constructor decides, on a fresh
         if not checked:  # tree (flatten_mapping edits nodes), once it is known safe
             check_nodes(root, file)
-        return yaml.load(data, Loader=_SpecLoader)
+        del repeats.found[kept:]   # the stock constructor reports them again
+        stock = _SpecLoader(data, repeats)
+        try:
+            return stock.get_single_data()
+        finally:
+            stock.dispose()
 
 
-def parse_bytes(data: bytes, path: Path) -> Any:
-    """Parse JSON or YAML bytes; errors name the file and the line."""
+def parse_bytes(data: bytes, path: Path, repeats: Repeats | None = None) -> Any:
+    """Parse JSON or YAML bytes; errors name the file and the line. A key written
+    twice in one object refuses the file, unless ``repeats`` collects it."""
     with _collector_paused():
-        return _parse(data, path)
+        return _parse(data, path, repeats if repeats is not None else Repeats(str(path)))
 
 
-def _parse(data: bytes, path: Path) -> Any:
+def _parse(data: bytes, path: Path, repeats: Repeats) -> Any:
     if is_json_path(path) or data.lstrip()[:1] in (b"{", b"["):
         try:
             parsed = orjson.loads(data)
@@ -187,9 +244,9 @@ def _parse(data: bytes, path: Path) -> Any:
             if may_be_rounded(parsed):
                 parsed = exact_json(data, str(path))
             check_tree_depth(parsed, str(path))   # JSON shares no container
-            return parsed
+            return check_json(data, repeats) if may_repeat(data, parsed) else parsed
     try:
-        return _load_yaml(data, str(path))
+        return _load_yaml(data, str(path), repeats)
     except yaml.YAMLError as exc:
         where, problem = _yaml_error(exc, data)
         raise fail(str(path), where, f"invalid YAML: {problem}",
@@ -208,7 +265,7 @@ def _yaml_error(exc: yaml.YAMLError, data: bytes) -> tuple[str, str]:
     return where, getattr(exc, "problem", None) or type(exc).__name__
 
 
-def read_document(path: Path) -> tuple[Any, bytes]:
-    """Return (data, raw bytes) of a spec file."""
+def read_document(path: Path, repeats: Repeats | None = None) -> tuple[Any, bytes]:
+    """Return (data, raw bytes) of a spec file (``repeats``: see ``parse_bytes``)."""
     data = read_bounded(path)
-    return parse_bytes(data, path), data
+    return parse_bytes(data, path, repeats), data

@@ -17,6 +17,7 @@ from a constructor or from ``flatten_mapping``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -35,8 +36,9 @@ class Unsupported(Exception):
     """The stock constructor must decide this document."""
 
 
-def build(loader: Any, root: Node) -> Any:
-    """The value ``loader.construct_document(root)`` returns, or an exception."""
+def build(loader: Any, root: Node, before: Callable[[Any, MappingNode], None]) -> Any:
+    """The value ``loader.construct_document(root)`` returns, or an exception;
+    ``before(loader, node)`` sees each mapping before its merge keys are flattened."""
     built: dict[Node, Any] = {}
     constructors = loader.yaml_constructors
     flatten = loader.flatten_mapping
@@ -57,7 +59,8 @@ def build(loader: Any, root: Node) -> Any:
         if depth > _DEEPEST:
             raise Unsupported("deep nesting")
         built[node] = _BUSY
-        if kind is MappingNode and node.tag == _MAP:
+        if isinstance(node, MappingNode) and node.tag == _MAP:
+            before(loader, node)
             flatten(node)
             data = {}
             for key, item in node.value:

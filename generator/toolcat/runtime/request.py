@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 from ..vocab.patterns import DOT_SEGMENTS
+from ..vocab.servers import template_in
 
 # RFC 3986 unreserved characters are never encoded; with allowReserved the reserved set too.
 _RESERVED = ":/?#[]@!$&'()*+,;="
@@ -176,11 +177,22 @@ def _content_value(value: Any, content_type: str | None) -> Any:
 
 
 def resolve_server(servers: list[dict[str, Any]], base_url: str | None) -> str:
-    """The first server URL, variables at their defaults; `base_url` swaps scheme and host."""
+    """The first server URL, variables at their defaults; `base_url` swaps scheme and host
+    (or, for a URL holding a template rather than a server variable, is the whole URL)."""
     server: dict[str, Any] = servers[0] if servers else {"url": "/"}
     url = str(server["url"])
     for name, var in (server.get("variables") or {}).items():
         url = url.replace("{" + name + "}", str(var["default"]))
+    template = template_in(url)
+    if template is not None:
+        # A template its vendor fills at build time (Gitea: {{AppSubUrl | JSONEscape}}):
+        # no request may go to the literal text; the base URL replaces the whole URL.
+        if base_url is None:
+            raise RequestError(f"the server URL '{url}' holds {template!r}, text that is not "
+                               "an OpenAPI server variable (a template the document's vendor "
+                               "fills in): pass the API's real base URL "
+                               "(toolcat serve --base-url http://host:port/path)")
+        return base_url.rstrip("/")
     parts = urlsplit(url)
     if base_url is not None:
         base = urlsplit(base_url)

@@ -20,13 +20,15 @@ from ...errors import Problem, ToolcatError
 
 SHOWN = 20
 SETTING = ("to generate anyway, set `validation: warn` on the catalog in the config, or "
-           "pass `--validation warn` to an ad hoc run")
+           "pass `--validation warn` to an ad hoc run; to correct a document you do not "
+           "own, keep each fix in an OpenAPI Overlay beside it (docs/validation.md)")
 
 
 @dataclass(frozen=True)
 class Findings:
     file: str
     counted: tuple[tuple[Problem, int], ...] = ()   # distinct problems, first found first
+    own: int = 0    # of them, found by toolcat's own readers (a key written twice...)
 
     @classmethod
     def of(cls, file: str, problems: Iterable[Problem]) -> Findings:
@@ -34,6 +36,12 @@ class Findings:
         for problem in problems:
             counts[problem] = counts.get(problem, 0) + 1
         return cls(file, tuple(counts.items()))
+
+    def plus(self, problems: Iterable[Problem]) -> Findings:
+        """These findings and what toolcat's own readers found, judged the same way:
+        refused in strict mode, warnings in warn mode."""
+        found = Findings.of(self.file, problems).counted
+        return Findings(self.file, self.counted + found, self.own + len(found))
 
     @property
     def total(self) -> int:
@@ -60,7 +68,9 @@ class Findings:
         return self.counted[0][0].location if self.counted else ""
 
     def summary(self) -> str:
-        return (f"the OpenAPI validator found {_count(self.total, 'problem')} "
+        who = "the OpenAPI validator" if self.own < len(self.counted) else ""
+        who = " and ".join(w for w in (who, "toolcat's reader" if self.own else "") if w)
+        return (f"{who} found {_count(self.total, 'problem')} "
                 f"({len(self.counted)} distinct), the first here")
 
 

@@ -22,11 +22,14 @@ from urllib.parse import unquote
 from ...errors import Problem, ToolcatError
 from ...vocab.pointers import pointer, split_pointer
 from .bounds import BOUNDS
+from .false_positives import pinned
 from .findings import Findings, refusal
 from .locate import locate
 from .speedups import speedups
 
 RESOLVED_CACHE = 4096
+FIX = ("correct the document at that location (for a document you do not own, keep the fix "
+       "in an overlay beside it)")
 
 
 # openapi-spec-validator checks the document against the OpenAPI schema with
@@ -129,7 +132,9 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
         errors = _errors(document)
         try:
             for err in errors:
-                problems.append(_problem(err, document, file))
+                problem = _problem(err, document, file)
+                if pinned(problem, document) is None:   # the specification allows it
+                    problems.append(problem)
                 if limit is not None and len(problems) >= limit:
                     break
         except ToolcatError:
@@ -150,8 +155,7 @@ def _problem(err: Any, document: dict[str, Any], file: str) -> Problem:
     if where is None:
         return Problem(file, "/", f"invalid OpenAPI: {message} (the validator gives no "
                        "location)", "search the document for the value named")
-    return Problem(file, where, f"invalid OpenAPI: {message}",
-                   "correct the document at that location")
+    return Problem(file, where, f"invalid OpenAPI: {message}", FIX)
 
 
 def _raised(exc: Exception, document: dict[str, Any], file: str,

@@ -1,0 +1,96 @@
+"""What warn mode repairs, or marks, before the model reads the document (issue 22 item 4).
+
+* ``items`` given as a list (a draft-4 tuple, which neither Swagger 2.0 nor OpenAPI 3.x
+  allows; Gitea's document has one) becomes ``prefixItems``, the same rule in JSON
+  Schema 2020-12 (the first items each match their schema, any further item is free),
+  with a located warning.
+* a server URL (or Swagger 2.0 ``host``/``basePath``) holding text that is not an
+  OpenAPI server variable (``{{AppSubUrl | JSONEscape}}``, ``${BASE}``: a template its
+  vendor fills at build time) gets a located warning; ``toolcat serve`` refuses to
+  send to such a URL without ``--base-url`` (runtime/request.py).
+
+Each is a finding of the validation mode: strict refuses the document with it, warn
+generates. The document the validator sees is never changed; repairs go to a copy.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ..errors import Problem
+from ..vocab.keywords import DEFINITIONS, SUBSCHEMA_MAP
+from ..vocab.pointers import escape_token, split_pointer
+from ..vocab.servers import template_in
+
+# Keys whose value maps names to schemas: an "items" key there is a name.
+_NAMES = SUBSCHEMA_MAP | DEFINITIONS | {"schemas"}
+_LITERALS = frozenset({"example", "examples", "default", "enum", "const", "value"})
+TUPLE = ("'items' is a list (a draft-4 tuple, which OpenAPI does not allow); read as "
+         "prefixItems: each item at that position matches its schema, further items are free")
+TUPLE_FIX = "write one schema under 'items', or 'prefixItems' in OpenAPI 3.1"
+SERVER_FIX = ("serve refuses this URL without a base URL: pass toolcat serve --base-url "
+              "(the API's real address); or set the real URL in the document")
+
+
+def repair(document: dict[str, Any], file: str) -> tuple[dict[str, Any], list[Problem]]:
+    """The document with tuple ``items`` read as ``prefixItems``, and what was found."""
+    tuples: list[str] = []
+    _tuples(document, "", False, tuples)
+    notes = [Problem(file, f"{at}/items", TUPLE, TUPLE_FIX) for at in tuples]
+    notes += _templates(document, file)
+    if not tuples:
+        return document, notes
+    fixed = copy.deepcopy(document)
+    for at in tuples:
+        holder = fixed
+        for token in split_pointer(at):
+            holder = holder[int(token)] if isinstance(holder, list) else holder[token]
+        holder["prefixItems"] = holder.pop("items")
+    return fixed, notes
+
+
+def _tuples(node: Any, at: str, names: bool, out: list[str]) -> None:
+    stack = [(node, at, names)]
+    while stack:
+        node, at, names = stack.pop()
+        if isinstance(node, list):
+            stack += [(v, f"{at}/{i}", False) for i, v in enumerate(node)]
+            continue
+        if not isinstance(node, dict):
+            continue
+        if not names and isinstance(node.get("items"), list):
+            out.append(at)
+        for key, value in node.items():
+            if not names and (key in _LITERALS or key.startswith("x-")):
+                continue
+            stack.append((value, f"{at}/{escape_token(key)}", not names and key in _NAMES))
+    out.sort()
+
+
+def _templates(document: dict[str, Any], file: str) -> list[Problem]:
+    found: list[tuple[str, str]] = []
+    for key in ("host", "basePath"):
+        if isinstance(document.get(key), str):
+            found.append((f"/{key}", document[key]))
+    found += _server_urls(document.get("servers"), "/servers")
+    paths = document.get("paths")
+    for path, item in (paths.items() if isinstance(paths, dict) else ()):
+        if not isinstance(item, dict):
+            continue
+        where = f"/paths/{escape_token(path)}"
+        found += _server_urls(item.get("servers"), f"{where}/servers")
+        for method, op in item.items():
+            if isinstance(op, dict):
+                found += _server_urls(op.get("servers"),
+                                      f"{where}/{escape_token(method)}/servers")
+    return [Problem(file, at, f"the server URL holds {piece!r}, text that is not an OpenAPI "
+                    f"server variable: {url!r}", SERVER_FIX)
+            for at, url in found if (piece := template_in(url)) is not None]
+
+
+def _server_urls(servers: Any, at: str) -> list[tuple[str, str]]:
+    if not isinstance(servers, list):
+        return []
+    return [(f"{at}/{i}/url", s["url"]) for i, s in enumerate(servers)
+            if isinstance(s, dict) and isinstance(s.get("url"), str)]

@@ -1,0 +1,58 @@
+"""Every catalog toolcat writes passes its own ``catalog.schema.json``, in both modes.
+
+Values in the binding come from the document; in ``validation: warn`` the OpenAPI
+validator's verdict does not stop a document, so a value the model stage copied
+without knowing it (issue 28 item 15: a security scheme ``type: apiKeyK``) would
+otherwise reach a catalog that fails the schema toolcat ships. The whole catalog
+is checked before anything is written; each failure is located at the operation
+of the tool that holds it. The tool schemas' own 2020-12 meta-validation is left
+out here: ``model/schema_check.py`` has done it, located more precisely.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+import jsonschema_rs
+
+from ..errors import Problem, ToolcatError
+from ..model.types import Catalog
+from ..vocab.pointers import pointer
+from .catalog import catalog_data
+
+SHOWN = 20
+_META = "https://json-schema.org/draft/2020-12/schema"
+
+
+@cache
+def _validator() -> Any:
+    schema = json.loads(files("toolcat").joinpath("schemas/catalog.schema.json").read_bytes())
+    schema = copy.deepcopy(schema)
+    for key in ("inputSchema", "outputSchema"):
+        held = schema["$defs"]["tool"]["properties"][key]
+        if held.pop("$ref", None) != _META:
+            raise RuntimeError(f"catalog.schema.json: {key} no longer refers to {_META}")
+    return jsonschema_rs.validator_for(schema)
+
+
+def check_catalog(catalog: Catalog, file: str) -> None:
+    """Refuse, located, a catalog that would fail ``catalog.schema.json``."""
+    problems = []
+    for error in _validator().iter_errors(catalog_data(catalog)):
+        path = list(error.instance_path)
+        where = "/"
+        if len(path) > 1 and path[0] == "tools" and isinstance(path[1], int):
+            where = catalog.tools[path[1]].binding.pointer
+        problems.append(Problem(file, where, "the catalog would fail toolcat's "
+                                f"catalog.schema.json at {pointer(*path)}: "
+                                f"{error.message[:300]}",
+                                "correct the value the document gives at this operation; "
+                                "if the document is right, report this to toolcat"))
+        if len(problems) == SHOWN:
+            break
+    if problems:
+        raise ToolcatError(problems)
