@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +22,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx2
 
+from ..vocab.credentials import scheme_variable
 from .mcp_server import ToolOutcome
 from .request import HttpRequest, RequestError, build_request, resolve_server
 
@@ -41,11 +41,6 @@ class ApiOptions:
     credentials: Mapping[str, str] = field(default_factory=dict)
 
 
-def default_env_var(catalog: str, scheme: str) -> str:
-    """`TOOLCAT_<CATALOG>_<SCHEME>`, upper case, anything but letters and digits as `_`."""
-    return re.sub(r"[^A-Z0-9]", "_", f"TOOLCAT_{catalog}_{scheme}".upper())
-
-
 def _redacted(outcome: ToolOutcome, secrets: list[str]) -> ToolOutcome:
     """Text shown to the agent never carries a credential, even if the API echoes it."""
     def clean(text: str) -> str:
@@ -59,7 +54,8 @@ def _redacted(outcome: ToolOutcome, secrets: list[str]) -> ToolOutcome:
         return outcome
     return ToolOutcome(structured=outcome.structured,
                        text=None if outcome.text is None else clean(outcome.text),
-                       is_error=outcome.is_error, notes=tuple(map(clean, outcome.notes)))
+                       is_error=outcome.is_error, notes=tuple(map(clean, outcome.notes)),
+                       status=outcome.status)
 
 
 class ApiHandler:
@@ -145,9 +141,7 @@ class ApiHandler:
         """The value of the variable the config names for the scheme, else the one the
         binding records (a credential the document does not declare), else
         ``TOOLCAT_<CATALOG>_<SCHEME>``."""
-        name = scheme["id"]
-        var = (self.options.credentials.get(name) or scheme.get("env")
-               or default_env_var(self.catalog_name, name))
+        var = scheme_variable(self.catalog_name, scheme, self.options.credentials)
         value = self.environ.get(var)
         return value if value else None
 
@@ -233,11 +227,12 @@ class ApiHandler:
             try:
                 value = json.loads(data)
             except ValueError:
-                return ToolOutcome(text=f"{label} answered invalid JSON: "
+                return ToolOutcome(text=f"{label} answered HTTP {status} with invalid JSON: "
                                    f"{data[:self.options.excerpt_chars]!r}", is_error=True)
             wrapper = entry["binding"].get("outputWrapper")
-            return ToolOutcome(structured={wrapper: value} if wrapper else value, notes=notes)
+            return ToolOutcome(structured={wrapper: value} if wrapper else value, notes=notes,
+                               status=status)
         if kind.startswith("text/") or "xml" in kind:
-            return ToolOutcome(text=data.decode("utf-8", "replace"), notes=notes)
+            return ToolOutcome(text=data.decode("utf-8", "replace"), notes=notes, status=status)
         return ToolOutcome(text=f"HTTP {status}: {len(data)} bytes of {kind or 'data'} "
                            f"(base64): {base64.b64encode(data).decode()}", notes=notes)

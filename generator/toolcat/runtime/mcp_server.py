@@ -35,6 +35,7 @@ class ToolOutcome:
     text: str | None = None
     is_error: bool = False
     notes: tuple[str, ...] = field(default=())
+    status: int | None = None   # the API's HTTP status, when it answered one
 
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[ToolOutcome]]
@@ -131,7 +132,8 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
         # A client rejects a success without structuredContent from a tool with an
         # outputSchema: say what came instead, as a result the agent can read.
         return _error_result("The API's answer has no JSON body, but this tool declares an "
-                             "outputSchema: " + (outcome.text or "(empty)"), notes)
+                             "outputSchema: " + _with_status(outcome.text or "(empty)",
+                                                             outcome.status), notes)
     if entry.outputs is not None:
         problems = sorted(
             f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
@@ -141,7 +143,10 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
             # The API answered with something its own document does not describe: tell the
             # agent (with the data) instead of passing on a result the client would reject.
             body = json.dumps(outcome.structured, ensure_ascii=False, sort_keys=True)
-            report = "The API's response does not match this tool's outputSchema:\n" + "\n".join(
+            # The status is said, so a client (toolcat verify) tells this 2xx from an API
+            # failure.
+            said = f" (HTTP {outcome.status})" if outcome.status is not None else ""
+            report = f"The API's response{said} does not match this tool's outputSchema:\n" + "\n".join(
                 f"- {p}" for p in problems
             )
             return _error_result(report, [f"Response body: {body[:4000]}", *notes])
@@ -160,6 +165,10 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
     if not content:
         content.append(_text("OK (no content)"))
     return types.CallToolResult(content=content, structured_content=structured)
+
+
+def _with_status(text: str, status: int | None) -> str:
+    return text if status is None or f"HTTP {status}" in text else f"{text} (HTTP {status})"
 
 
 def make_server(name: str, tools: list[dict[str, Any]], handler: Handler) -> Server[Any]:
