@@ -169,3 +169,16 @@ def test_an_example_that_does_not_fit_is_a_located_error(
     assert code == 2
     assert f"{examples}: /get_thin: the catalog has no tool 'get_thin' (did you mean " in err
     assert f"{examples}: /get_thing: does not fit the inputSchema: thingId: 'seven'" in err
+
+
+def test_a_server_that_prints_the_token_does_not_leak_it_through_verify(
+        catalog: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv(VARIABLE, TOKEN)
+    leak = (f"{sys.executable} -c \"import os, sys; "
+            f"sys.stderr.write('token is ' + os.environ['{VARIABLE}']); sys.exit(3)\"")
+    code, out, err = run_cli(monkeypatch, capsys, "--catalog", catalog / "catalog.json",
+                             "--command", leak, "--timeout", "30")
+    assert code == 2, out
+    assert "    token is ***" in err     # the server's stderr, shown, with the value masked
+    assert TOKEN not in out + err
