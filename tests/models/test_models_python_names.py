@@ -25,7 +25,7 @@ def test_hyphens_and_keywords(example_catalog: Catalog) -> None:
     assert _lines(data, "async def") == [
         "async def get_thing(self, arguments: GetThingInput) -> GetThingOutput:",
         "async def class_(self, arguments: ClassInput) -> ClassOutput:"]
-    assert _lines(data, "TypedTool(") == [
+    assert _lines(data, ": TypedTool(") == [
         '"get-thing": TypedTool(GetThingInput, GetThingOutput, "get_thing"),',
         '"class": TypedTool(ClassInput, ClassOutput, "class_"),']
 
