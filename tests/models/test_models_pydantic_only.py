@@ -49,7 +49,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_toolcat_is_not_in_that_venv(pydantic_only: Path) -> None:
     probe = subprocess.run([pydantic_only, "-c", "import toolcat"], capture_output=True,
                            text=True, check=False)
-    assert probe.returncode != 0 and "No module named 'toolcat'" in probe.stderr
+    assert probe.returncode != 0
+    assert "No module named 'toolcat'" in probe.stderr
 
 
 def test_models_import_with_pydantic_alone(pydantic_only: Path, project: Path) -> None:

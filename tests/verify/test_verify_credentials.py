@@ -123,7 +123,8 @@ def test_env_passes_only_the_named_variables_and_a_refusal_is_a_warning(
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv(VARIABLE, TOKEN)
     code, out, err = _verify(monkeypatch, capsys, catalog, api.base, "--env", "PATH")
-    assert api.seen and {auth for _, _, auth in api.seen} == {""}, api.seen
+    assert api.seen, "no call reached the API"
+    assert {auth for _, _, auth in api.seen} == {""}, api.seen
     assert code == 0, out + err      # a warning: below the default --fail-on error
     assert "OK with warnings: 0 critical, 0 errors, 2 warnings" in out
     assert "WARNING  get_thing  [output: api-refused]" in out

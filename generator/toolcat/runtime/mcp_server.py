@@ -146,9 +146,8 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
             # The status is said, so a client (toolcat verify) tells this 2xx from an API
             # failure.
             said = f" (HTTP {outcome.status})" if outcome.status is not None else ""
-            report = f"The API's response{said} does not match this tool's outputSchema:\n" + "\n".join(
-                f"- {p}" for p in problems
-            )
+            report = (f"The API's response{said} does not match this tool's outputSchema:\n"
+                      + "\n".join(f"- {p}" for p in problems))
             return _error_result(report, [f"Response body: {body[:4000]}", *notes])
     content: list[types.ContentBlock] = []
     structured: Any = None

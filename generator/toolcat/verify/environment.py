@@ -14,7 +14,6 @@ credential variables and any variable whose name says it is a secret replaced by
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 from collections.abc import Iterable, Mapping

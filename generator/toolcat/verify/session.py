@@ -19,8 +19,8 @@ import anyio
 from ..errors import ToolcatError
 from . import conformance, parity, probes
 from .connect import Server, leaves
-from .findings import Finding, Note
 from .examples import Examples, arguments_for
+from .findings import Finding, Note
 from .instances import Unsatisfiable
 from .names import NameMap
 
