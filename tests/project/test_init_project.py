@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from toolcat.init.templates import install_requirement, workflow_text
 from helpers.generate import run_cli
+from toolcat.init.templates import install_requirement, workflow_text
 
 SPEC = {"openapi": "3.0.3", "info": {"title": "Media Library", "version": "1"},
         "paths": {"/items": {"get": {"operationId": "listItems",
