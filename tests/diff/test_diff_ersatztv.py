@@ -15,7 +15,7 @@ import pytest
 from toolcat.config import Target
 from toolcat.diff.catalogs import CatalogView, parse_catalog
 from toolcat.diff.classify import CatalogDiff, Change, diff_catalogs
-from toolcat.diff.report import render_markdown, render_text
+from toolcat.diff.report import render_markdown, render_text, shared, unshared
 from toolcat.pipeline import build_catalog, spec_verdict
 from toolcat.render.catalog import render_catalog
 
@@ -140,9 +140,10 @@ def test_pr_markdown_report(pr_diff: CatalogDiff) -> None:
     assert "| **breaking** | argument `name` | type null\\|string -> string (narrowed) |" \
         in text
     assert "| `get_all_channels` | compatible |" in text
-    # One table per changed tool, one header per table.
-    tables = text.count("| severity | what | change |")
-    assert tables == pr_diff.status_count("changed")
+    # One table per changed tool with changes of its own, one for the shared changes.
+    groups = shared(pr_diff)
+    assert text.count("| severity | what | change |\n") == len(unshared(pr_diff, groups))
+    assert text.count("| severity | what | change | tools |\n") == (1 if groups else 0)
 
 
 def _by_kind(diff: CatalogDiff) -> dict[str, list[Change]]:
