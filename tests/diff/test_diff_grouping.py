@@ -38,7 +38,7 @@ def test_a_scheme_added_to_every_tool_is_one_line() -> None:
         "  * 21 tools  BREAKING    security: security scheme `token` (http) added",
         f"      in {', '.join(names[:8])} and 13 more"]
     markdown = render_markdown([diff])
-    row = (f"| **breaking** | security | security scheme `token` (http) added | 21: "
+    row = ("| **breaking** | security | security scheme `token` (http) added | 21: "
            + ", ".join(f"`{n}`" for n in names) + " |")
     assert row in markdown.splitlines()
     assert "| severity | what | change |\n" not in markdown   # no tool has anything else

@@ -28,8 +28,10 @@ breaks callers that use the old name) |
 
 | severity | what | change | tools |
 |---|---|---|---|
-| **breaking** | argument `colour` | enum value "blue" removed | 3: `create_widget`, `list_widgets`, `update_widget` |
-| compatible | output property `colour` | enum value "blue" removed | 3: `create_widget`, `get_widget`, `update_widget` |
+| **breaking** | argument `colour` | enum value "blue" removed | 3: `create_widget`, \
+`list_widgets`, `update_widget` |
+| compatible | output property `colour` | enum value "blue" removed | 3: `create_widget`, \
+`get_widget`, `update_widget` |
 
 #### `get_widget`: 0 breaking, 2 compatible (besides the shared changes)
 
