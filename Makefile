@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: regen check test lint bench fuzz clean serve-oracle
+.PHONY: regen check test lint bench fuzz clean serve-oracle dist
 
 $(STAMP): pyproject.toml .ci/constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,14 @@ check: $(STAMP)
 
 test: $(STAMP) $(ORACLE_STAMP) $(LIVE_STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+# The release: sdist and wheel (built from the sdist) in dist/, then each installed in a
+# fresh venv (and the wheel through a pipx-like link and --user) running init, generate
+# and check in a new git repository.
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	TOOLCAT_DIST=dist $(BIN)/python -m pytest -q tests/project/test_installed_wheel.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check generator tests scripts

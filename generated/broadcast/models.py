@@ -3,15 +3,16 @@
 Do not edit: run `toolcat generate broadcast` instead.
 One input model per tool (`<Tool>Input`), one output model per tool with an
 outputSchema (`<Tool>Output`), shared definitions once; `BroadcastTools` is the
-typed surface a handler implements, and `serve` turns an implementation into an
-MCP server whose `tools/list` is exactly catalog.json.
+typed surface a handler implements. This module needs pydantic only; toolcat's
+`toolcat.runtime.typed.serve(this_module, implementation)` turns an implementation
+into an MCP server whose `tools/list` is exactly catalog.json.
 """
 
 from __future__ import annotations
 
 import typing as _typing
 
-from toolcat.runtime import typed as _typed
+import pydantic as _pydantic
 from typing import Annotated, Any, Literal
 from pydantic import (
     BaseModel,
@@ -1514,107 +1515,108 @@ class BroadcastTools(_typing.Protocol):
         ...
 
 
-TYPED_TOOLS: _typing.Final[dict[str, _typed.TypedTool]] = {
-    "broadcast_add_collection_items": _typed.TypedTool(
+class TypedTool(_typing.NamedTuple):
+    """One tool: its input model, its output model (None: no outputSchema), its method."""
+
+    input: type[_pydantic.BaseModel]
+    output: type[_pydantic.BaseModel] | None
+    method: str
+
+
+TYPED_TOOLS: _typing.Final[dict[str, TypedTool]] = {
+    "broadcast_add_collection_items": TypedTool(
         BroadcastAddCollectionItemsInput,
         BroadcastAddCollectionItemsOutput,
         "broadcast_add_collection_items",
     ),
-    "broadcast_create_channel": _typed.TypedTool(
+    "broadcast_create_channel": TypedTool(
         BroadcastCreateChannelInput,
         BroadcastCreateChannelOutput,
         "broadcast_create_channel",
     ),
-    "broadcast_create_collection": _typed.TypedTool(
+    "broadcast_create_collection": TypedTool(
         BroadcastCreateCollectionInput,
         BroadcastCreateCollectionOutput,
         "broadcast_create_collection",
     ),
-    "broadcast_create_filler_preset": _typed.TypedTool(
+    "broadcast_create_filler_preset": TypedTool(
         BroadcastCreateFillerPresetInput,
         BroadcastCreateFillerPresetOutput,
         "broadcast_create_filler_preset",
     ),
-    "broadcast_create_schedule": _typed.TypedTool(
+    "broadcast_create_schedule": TypedTool(
         BroadcastCreateScheduleInput,
         BroadcastCreateScheduleOutput,
         "broadcast_create_schedule",
     ),
-    "broadcast_delete_channel": _typed.TypedTool(
+    "broadcast_delete_channel": TypedTool(
         BroadcastDeleteChannelInput, None, "broadcast_delete_channel"
     ),
-    "broadcast_delete_schedule": _typed.TypedTool(
+    "broadcast_delete_schedule": TypedTool(
         BroadcastDeleteScheduleInput, None, "broadcast_delete_schedule"
     ),
-    "broadcast_get_channel": _typed.TypedTool(
+    "broadcast_get_channel": TypedTool(
         BroadcastGetChannelInput, BroadcastGetChannelOutput, "broadcast_get_channel"
     ),
-    "broadcast_get_collection": _typed.TypedTool(
+    "broadcast_get_collection": TypedTool(
         BroadcastGetCollectionInput,
         BroadcastGetCollectionOutput,
         "broadcast_get_collection",
     ),
-    "broadcast_get_playout_items": _typed.TypedTool(
+    "broadcast_get_playout_items": TypedTool(
         BroadcastGetPlayoutItemsInput,
         BroadcastGetPlayoutItemsOutput,
         "broadcast_get_playout_items",
     ),
-    "broadcast_get_schedule": _typed.TypedTool(
+    "broadcast_get_schedule": TypedTool(
         BroadcastGetScheduleInput, BroadcastGetScheduleOutput, "broadcast_get_schedule"
     ),
-    "broadcast_list_channels": _typed.TypedTool(
+    "broadcast_list_channels": TypedTool(
         BroadcastListChannelsInput,
         BroadcastListChannelsOutput,
         "broadcast_list_channels",
     ),
-    "broadcast_list_playouts": _typed.TypedTool(
+    "broadcast_list_playouts": TypedTool(
         BroadcastListPlayoutsInput,
         BroadcastListPlayoutsOutput,
         "broadcast_list_playouts",
     ),
-    "broadcast_list_schedules": _typed.TypedTool(
+    "broadcast_list_schedules": TypedTool(
         BroadcastListSchedulesInput,
         BroadcastListSchedulesOutput,
         "broadcast_list_schedules",
     ),
-    "broadcast_patch_channel": _typed.TypedTool(
+    "broadcast_patch_channel": TypedTool(
         BroadcastPatchChannelInput,
         BroadcastPatchChannelOutput,
         "broadcast_patch_channel",
     ),
-    "broadcast_remove_collection_item": _typed.TypedTool(
+    "broadcast_remove_collection_item": TypedTool(
         BroadcastRemoveCollectionItemInput, None, "broadcast_remove_collection_item"
     ),
-    "broadcast_reset_playout": _typed.TypedTool(
+    "broadcast_reset_playout": TypedTool(
         BroadcastResetPlayoutInput,
         BroadcastResetPlayoutOutput,
         "broadcast_reset_playout",
     ),
-    "broadcast_set_channel_notes": _typed.TypedTool(
+    "broadcast_set_channel_notes": TypedTool(
         BroadcastSetChannelNotesInput,
         BroadcastSetChannelNotesOutput,
         "broadcast_set_channel_notes",
     ),
-    "broadcast_update_channel": _typed.TypedTool(
+    "broadcast_update_channel": TypedTool(
         BroadcastUpdateChannelInput,
         BroadcastUpdateChannelOutput,
         "broadcast_update_channel",
     ),
-    "broadcast_update_filler_preset": _typed.TypedTool(
+    "broadcast_update_filler_preset": TypedTool(
         BroadcastUpdateFillerPresetInput,
         BroadcastUpdateFillerPresetOutput,
         "broadcast_update_filler_preset",
     ),
-    "broadcast_update_schedule": _typed.TypedTool(
+    "broadcast_update_schedule": TypedTool(
         BroadcastUpdateScheduleInput,
         BroadcastUpdateScheduleOutput,
         "broadcast_update_schedule",
     ),
 }
-
-
-def serve(implementation: BroadcastTools) -> _typed.TypedServer:
-    """An MCP server (the SDK's low-level `Server`) for `implementation`."""
-    from . import CATALOG_NAME, list_tools
-
-    return _typed.serve_typed(CATALOG_NAME, list_tools(), TYPED_TOOLS, implementation)

@@ -374,6 +374,35 @@ def init(spec: Path | None) -> None:
                "workflow")
 
 
+@cli.command("mcp-config")
+@click.argument("name", required=False)
+@click.option("--config", type=click.Path(path_type=Path), default=DEFAULT_CONFIG,
+              show_default=True, help="The config that names the catalog.")
+@click.option("--base-url", help="Passed to `toolcat serve --base-url`.")
+def mcp_config(name: str | None, config: Path, base_url: str | None) -> None:
+    """Print the mcpServers entry that serves catalog NAME to a desktop MCP client."""
+    from .init.client import mcp_entry  # noqa: PLC0415
+
+    targets = select(load_config(config), name, str(config))
+    if len(targets) != 1:
+        raise click.UsageError("name the catalog: " + ", ".join(t.name for t in targets))
+    text, variables = mcp_entry(targets[0], config, base_url)
+    click.echo(text, nl=False)
+    if variables:
+        click.echo(f"fill in under env: {', '.join(variables)} (the catalog's credentials; "
+                   "toolcat never prints their values)", err=True)
+
+
+@cli.command("schema")
+@click.argument("which", type=click.Choice(["config", "catalog"]))
+def schema(which: str) -> None:
+    """Print the JSON Schema of toolcat.yaml (config) or of catalog.json (catalog)."""
+    from importlib.resources import files  # noqa: PLC0415
+
+    click.echo(files("toolcat").joinpath("schemas", f"{which}.schema.json")
+               .read_text(encoding="utf-8"), nl=False)
+
+
 def main() -> None:
     # A run builds large trees of dicts and lists that stay alive until it ends,
     # and almost none of its garbage is cyclic: the cyclic collector only rescans

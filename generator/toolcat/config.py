@@ -34,6 +34,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Sequence
@@ -399,3 +400,15 @@ def select(targets: list[Target], name: str | None, file: str) -> list[Target]:
                    f"{nearest(name, [t.name for t in targets])}",
                    f"known catalogs: {', '.join(t.name for t in targets)}")
     return chosen
+
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def config_json_schema() -> str:
+    """The JSON Schema of ``toolcat.yaml``, from the models above (shipped in
+    ``schemas/config.schema.json`` for editors; a test keeps the file equal to this)."""
+    schema = {"$schema": SCHEMA_DIALECT, **Config.model_json_schema(),
+              "title": "toolcat.yaml",
+              "description": "The catalogs toolcat generates (toolcat's docs/usage.md)."}
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

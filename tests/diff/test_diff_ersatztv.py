@@ -15,7 +15,7 @@ import pytest
 from toolcat.catalog.reader import CatalogView, parse_catalog
 from toolcat.config import Target
 from toolcat.diff.classify import CatalogDiff, Change, diff_catalogs
-from toolcat.diff.report import render_markdown, render_text
+from toolcat.diff.report import render_markdown, render_text, shared, unshared
 from toolcat.pipeline import build_catalog, spec_verdict
 from toolcat.render.catalog import render_catalog
 
@@ -117,9 +117,10 @@ def test_pr_equal_structure_behind_a_new_ref_is_no_change(
     # {"type": "string"} became {"$ref": "#/$defs/String"}: different JSON, same schema.
     tool = "delete_session_by_channel_number"
     assert v1.tools[tool] != pr.tools[tool]
-    # minLength 1: an empty path value cannot be sent (issue 11), on both sides.
+    # minLength 1: an empty path value cannot be sent (issue 11), nor a dot segment
+    # (issue 21), on both sides.
     assert pr.tools[tool].tool["inputSchema"]["properties"]["channelNumber"] == \
-        {"$ref": "#/$defs/String", "minLength": 1}
+        {"$ref": "#/$defs/String", "minLength": 1, "not": {"enum": [".", ".."]}}
     assert changes(pr_diff, tool) == {SERVERS}
     changed = {t.name for t in pr_diff.tools if t.status == "changed"}
     assert changed <= set(v1.tools) & set(pr.tools)
@@ -140,9 +141,10 @@ def test_pr_markdown_report(pr_diff: CatalogDiff) -> None:
     assert "| **breaking** | argument `name` | type null\\|string -> string (narrowed) |" \
         in text
     assert "| `get_all_channels` | compatible |" in text
-    # One table per changed tool, one header per table.
-    tables = text.count("| severity | what | change |")
-    assert tables == pr_diff.status_count("changed")
+    # One table per changed tool with changes of its own, one for the shared changes.
+    groups = shared(pr_diff)
+    assert text.count("| severity | what | change |\n") == len(unshared(pr_diff, groups))
+    assert text.count("| severity | what | change | tools |\n") == (1 if groups else 0)
 
 
 def _by_kind(diff: CatalogDiff) -> dict[str, list[Change]]:

@@ -24,34 +24,27 @@ EXPECTED_MARKDOWN = """\
 | `delete_widget` | **breaking** | removed (its operation is now tool `remove_widget`: a rename \
 breaks callers that use the old name) |
 
-#### `create_widget`: 1 breaking, 1 compatible
+#### Changes made to several tools
 
-| severity | what | change |
-|---|---|---|
-| **breaking** | argument `colour` | enum value "blue" removed |
-| compatible | output property `colour` | enum value "blue" removed |
+| severity | what | change | tools |
+|---|---|---|---|
+| **breaking** | argument `colour` | enum value "blue" removed | 3: `create_widget`, \
+`list_widgets`, `update_widget` |
+| compatible | output property `colour` | enum value "blue" removed | 3: `create_widget`, \
+`get_widget`, `update_widget` |
 
-#### `get_widget`: 0 breaking, 3 compatible
+#### `get_widget`: 0 breaking, 2 compatible (besides the shared changes)
 
 | severity | what | change |
 |---|---|---|
 | compatible | tool | title changed: "Get a widget" -> "Get a widget \\| by id" |
 | compatible | tool | description changed |
-| compatible | output property `colour` | enum value "blue" removed |
 
-#### `list_widgets`: 1 breaking, 1 compatible
+#### `list_widgets`: 0 breaking, 1 compatible (besides the shared changes)
 
 | severity | what | change |
 |---|---|---|
-| **breaking** | argument `colour` | enum value "blue" removed |
 | compatible | output property `result[].colour` | enum value "blue" removed |
-
-#### `update_widget`: 1 breaking, 1 compatible
-
-| severity | what | change |
-|---|---|---|
-| **breaking** | argument `colour` | enum value "blue" removed |
-| compatible | output property `colour` | enum value "blue" removed |
 
 #### Added tools
 
@@ -94,7 +87,10 @@ def test_text_report_lines(diff: CatalogDiff) -> None:
                         "changes in 6 tools (1 added, 1 removed, 4 changed); 5 -> 5 tools")
     assert lines[1].startswith("  - delete_widget  BREAKING    removed (its operation")
     assert lines[-1] == "  + remove_widget  compatible  added"
-    assert "      BREAKING    argument `colour`: enum value \"blue\" removed" in lines
+    # The same change to three tools is one line naming them (a reviewer reads it once).
+    assert lines[2:4] == ["  * 3 tools  BREAKING    argument `colour`: enum value \"blue\" removed",
+                          "      in create_widget, list_widgets, update_widget"]
+    assert "  ~ create_widget" not in "\n".join(lines)   # nothing of its own left
     coloured = render_text([diff], colour=True)
     assert "\x1b[31m\x1b[1mBREAKING  \x1b[0m" in coloured
     assert "\x1b[" not in render_text([diff])
@@ -129,4 +125,4 @@ def test_stale_summary_edge_cases(sides: tuple[CatalogView, CatalogView],
         "  tools unchanged; catalog fields that differ: source\n"
     short = stale_summary(old, new, limit=4).splitlines()
     assert len(short) == 4
-    assert short[-1].startswith("  ... 13 more lines: run `toolcat diff")
+    assert short[-1].startswith("  ... 9 more lines: run `toolcat diff")

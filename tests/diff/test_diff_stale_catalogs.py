@@ -36,8 +36,8 @@ def test_stale_then_regenerated(tmp_path: Path) -> None:
     (repo / "specs" / "api.json").write_text(_spec(["listItems", "getItem"]))
     (repo / "specs" / "toolcat.yaml").write_text(
         "catalogs:\n  demo:\n    spec: api.json\n    output: ../generated/demo\n")
+    _git(repo, "init", "-q")   # first: the module names its command from the repository root
     assert run_cli("generate", cwd=repo).returncode == 0
-    _git(repo, "init", "-q")
     _git(repo, "add", ".")
     _git(repo, "commit", "-q", "-m", "catalog")
 

@@ -72,8 +72,20 @@ DRIFTS: dict[str, Callable[[Tools], None]] = {
     "missing-tool": _remove("broadcast_delete_schedule"),
     "extra-tool": _extra("broadcast_legacy_refresh_guide", "broadcast_reset_playout"),
     "invalid-input-succeeds": _no_validation,
+    # ``pageSize: int | None = None``: the Python idiom, a warning of its own kind.
+    "null-for-optional": _retype("broadcast_list_channels", "pageSize", ["integer", "null"]),
+    "error-on-success": _no_validation,   # behaviour: see ANSWERS
+    "api-refuses": _no_validation,        # behaviour: see ANSWERS
 }
+INCIDENT = ("update-lacks-body-field", "list-lacks-query-parameter", "string-for-integer",
+            "missing-tool", "extra-tool", "invalid-input-succeeds")   # the ErsatzTV incident
 UNVALIDATED = "broadcast_get_schedule"   # with invalid-input-succeeds: any arguments succeed
+# Behaviour drifts: this read-only tool answers isError with what an API said.
+ANSWERED = "broadcast_get_channel"
+ANSWERS = {
+    "error-on-success": "upstream answered HTTP 200 OK, but the result failed its schema",
+    "api-refuses": "The API answered GET /channels/1 with HTTP 403 Forbidden",
+}
 
 
 def build(catalog: Path, drifts: list[str]) -> Server[Any]:
@@ -96,6 +108,10 @@ def build(catalog: Path, drifts: list[str]) -> Server[Any]:
                         jsonschema.Draft202012Validator(tool["inputSchema"]).iter_errors(arguments))
         if errors and params.name != unvalidated:
             return types.CallToolResult(content=[types.TextContent(type="text", text=errors[0])],
+                                        is_error=True)
+        answer = next((ANSWERS[d] for d in drifts if d in ANSWERS), None)
+        if answer is not None and params.name == ANSWERED:
+            return types.CallToolResult(content=[types.TextContent(type="text", text=answer)],
                                         is_error=True)
         if "outputSchema" not in tool:
             return types.CallToolResult(content=[types.TextContent(type="text", text="done")])

@@ -25,9 +25,9 @@ def test_hyphens_and_keywords(example_catalog: Catalog) -> None:
     assert _lines(data, "async def") == [
         "async def get_thing(self, arguments: GetThingInput) -> GetThingOutput:",
         "async def class_(self, arguments: ClassInput) -> ClassOutput:"]
-    assert _lines(data, "_typed.TypedTool(") == [
-        '"get-thing": _typed.TypedTool(GetThingInput, GetThingOutput, "get_thing"),',
-        '"class": _typed.TypedTool(ClassInput, ClassOutput, "class_"),']
+    assert _lines(data, ": TypedTool(") == [
+        '"get-thing": TypedTool(GetThingInput, GetThingOutput, "get_thing"),',
+        '"class": TypedTool(ClassInput, ClassOutput, "class_"),']
 
 
 def test_two_tools_one_python_name_is_an_error(example_catalog: Catalog) -> None:
@@ -39,5 +39,5 @@ def test_two_tools_one_python_name_is_an_error(example_catalog: Catalog) -> None
 
 def test_an_empty_catalog_renders(example_catalog: Catalog) -> None:
     data = render_models(dataclasses.replace(example_catalog, tools=()))
-    assert b"TYPED_TOOLS: _typing.Final[dict[str, _typed.TypedTool]] = {}" in data
+    assert b"TYPED_TOOLS: _typing.Final[dict[str, TypedTool]] = {}" in data
     compile(data, "models.py", "exec")

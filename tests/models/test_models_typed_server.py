@@ -19,6 +19,7 @@ from helpers.models import import_models
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from toolcat.output.files import Files
+from toolcat.runtime.typed import serve
 
 ARGS = {"channelId": 7, "ifMatch": '"v1"', "name": "News", "number": "1", "group": "g",
         "categories": [], "streamingMode": "TransportStream", "ffmpegProfileId": 1,
@@ -57,7 +58,7 @@ class Channels:
 
 def _session(models: ModuleType, impl: Channels, work: Any) -> Any:
     async def main() -> Any:
-        async with Client(models.serve(impl)) as client:
+        async with Client(serve(models, impl)) as client:
             return await work(client)
     return anyio.run(main)
 

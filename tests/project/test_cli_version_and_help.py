@@ -27,7 +27,7 @@ def test_every_command_is_covered() -> None:
     assert _commands() == sorted(COMMANDS), f"commands: {_commands()}"
 
 
-COMMANDS = ["check", "diff", "generate", "init", "serve", "verify"]
+COMMANDS = ["check", "diff", "generate", "init", "mcp-config", "schema", "serve", "verify"]
 
 
 @pytest.mark.parametrize("args", [["-h"], *([name, "-h"] for name in COMMANDS)])

@@ -9,13 +9,14 @@ overwrites a file, and a project with no spec or several is told what to pass.
 from __future__ import annotations
 
 import json
-import re
+import subprocess
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 import yaml
 from helpers.generate import run_cli
+from toolcat.init.templates import install_requirement, workflow_text
 
 SPEC = {"openapi": "3.0.3", "info": {"title": "Media Library", "version": "1"},
         "paths": {"/items": {"get": {"operationId": "listItems",
@@ -28,6 +29,8 @@ def _project(tmp_path: Path, where: str = "api/openapi.json") -> Path:
     spec.write_text(json.dumps(SPEC))
     (tmp_path / "README.md").write_text("not a spec\n")
     (tmp_path / "package.json").write_text('{"name": "x", "version": "1.0.0"}')
+    # A team's project is a git repository: regenerate commands are named from its root.
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     return tmp_path
 
 
@@ -37,7 +40,7 @@ def test_init_generate_check_in_an_empty_project(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         "wrote specs/toolcat.yaml", "wrote .github/workflows/toolcat.yml",
-        "wrote .pre-commit-config.yaml",
+        "wrote .pre-commit-config.yaml", "wrote generated/.gitignore",
         "next: run `toolcat generate`, then commit the config, generated/ and the workflow"]
     config = yaml.safe_load((root / "specs" / "toolcat.yaml").read_text())
     assert config == {"catalogs": {"media_library": {
@@ -52,21 +55,26 @@ def test_init_generate_check_in_an_empty_project(tmp_path: Path) -> None:
     assert "make" not in module
 
     workflow = (root / ".github" / "workflows" / "toolcat.yml").read_text()
-    steps = yaml.safe_load(workflow)["jobs"]["catalogs"]["steps"]
+    parsed = yaml.safe_load(workflow)
+    steps = parsed["jobs"]["catalogs"]["steps"]
     assert [s.get("run") for s in steps if "run" in s] == [
-        f"pipx install \"toolcat=={version('toolcat')}\"", "toolcat check"]
+        'pipx install "$TOOLCAT_INSTALL"', "toolcat check"]
+    # This checkout is installed editable (a local folder): the version, marked to be set.
+    assert parsed["env"]["TOOLCAT_INSTALL"] == f"toolcat=={version('toolcat')}"
+    assert "SET IT to git+URL@TAG" in workflow
+    (cache,) = [s for s in steps if s.get("uses", "").startswith("actions/cache@")]
+    assert cache["with"]["path"] == steps[-1]["env"]["TOOLCAT_CACHE_DIR"]
     assert "make" not in workflow
+    assert (root / "generated" / ".gitignore").read_text() == "__pycache__/\n"
 
     hooks = yaml.safe_load((root / ".pre-commit-config.yaml").read_text())
     (hook,) = hooks["repos"][0]["hooks"]
     assert hooks["repos"][0]["repo"] == "local"
     assert hook["entry"] == "toolcat check"
     assert hook["language"] == "system"
-    files = re.compile(hook["files"])
-    for changed in ("api/openapi.json", "specs/toolcat.yaml",
-                    "generated/media_library/catalog.json"):
-        assert files.search(changed), changed
-    assert not files.search("src/app.py")
+    # Every catalog, also those added later: no files: pattern written at init time.
+    assert hook["always_run"] is True
+    assert "files" not in hook
 
     # toolcat's own output (catalog.json has an "openapi" key too) is not a candidate.
     (root / "specs" / "toolcat.yaml").unlink()
@@ -78,10 +86,6 @@ def test_init_generate_check_in_an_empty_project(tmp_path: Path) -> None:
 def test_spec_at_the_root_and_config_elsewhere(tmp_path: Path) -> None:
     root = _project(tmp_path, "openapi.json")
     assert run_cli("init", cwd=root).returncode == 0
-    hook = yaml.safe_load((root / ".pre-commit-config.yaml").read_text())["repos"][0]
-    files = re.compile(hook["hooks"][0]["files"])
-    assert files.search("openapi.json")
-    assert not files.search("openapi.json.bak")
     # A config outside the default place: the module names --config.
     (root / "specs" / "toolcat.yaml").rename(root / "specs" / "catalogs.yaml")
     assert run_cli("generate", "--config", "specs/catalogs.yaml", cwd=root).returncode == 0
@@ -134,3 +138,26 @@ def test_spec_given(tmp_path: Path) -> None:
     missing = run_cli("init", "--spec", "c.json", cwd=tmp_path)
     assert missing.returncode == 2
     assert "c.json: spec file not found" in missing.stderr
+
+
+@pytest.mark.parametrize(("direct_url", "requirement", "source"), [
+    (None, "toolcat==0.1.0", "index"),
+    ({"url": "https://git.example/team/toolcat.git",
+      "vcs_info": {"vcs": "git", "requested_revision": "v0.1.0", "commit_id": "ab" * 20}},
+     "git+https://git.example/team/toolcat.git@v0.1.0", "git"),
+    ({"url": "https://git.example/team/toolcat.git",
+      "vcs_info": {"vcs": "git", "commit_id": "ab" * 20}},
+     f"git+https://git.example/team/toolcat.git@{'ab' * 20}", "git"),
+    ({"url": "https://files.example/toolcat-0.1.0-py3-none-any.whl",
+      "archive_info": {"hashes": {}}},
+     "https://files.example/toolcat-0.1.0-py3-none-any.whl", "archive"),
+    ({"url": "file:///home/me/dist/toolcat-0.1.0-py3-none-any.whl", "archive_info": {}},
+     "toolcat==0.1.0", "local"),
+    ({"url": "file:///home/me/toolcat", "dir_info": {"editable": True}},
+     "toolcat==0.1.0", "local"),
+])
+def test_the_workflow_installs_what_runs_here(direct_url: dict[str, object] | None,
+                                              requirement: str, source: str) -> None:
+    assert install_requirement("0.1.0", direct_url) == (requirement, source)
+    workflow = yaml.safe_load(workflow_text("0.1.0", direct_url))
+    assert workflow["env"]["TOOLCAT_INSTALL"] == requirement

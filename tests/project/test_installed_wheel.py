@@ -20,6 +20,7 @@ import os
 import site
 import subprocess
 import sys
+import tarfile
 import venv
 from importlib.metadata import version
 from pathlib import Path
@@ -36,26 +37,42 @@ PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The release's folder: ``make dist``'s (``$TOOLCAT_DIST``), else built here the
+    same way (``python -m build``: the sdist, then the wheel built from the sdist)."""
+    given = os.environ.get("TOOLCAT_DIST")
+    if given:
+        return Path(given).resolve()
     root = tmp_path_factory.mktemp("dist")
-    subprocess.run([*PIP, "wheel", "--no-deps", "-w", str(root), str(REPO)],
-                   check=True, capture_output=True, timeout=300)
-    (built,) = root.glob("toolcat-*.whl")
+    subprocess.run([sys.executable, "-m", "build", "--outdir", str(root), str(REPO)],
+                   check=True, capture_output=True, timeout=600)
+    return root
+
+
+@pytest.fixture(scope="module")
+def wheel(dist: Path) -> Path:
+    (built,) = dist.glob("toolcat-*.whl")
     return built
+
+
+def _fresh_venv(root: Path, artifact: Path) -> Path:
+    """The ``toolcat`` script of a fresh virtualenv holding only ``artifact``."""
+    env = root / "env"
+    venv.EnvBuilder(with_pip=False).create(env)
+    # An sdist is built in pip's isolated build environment (setuptools from the index).
+    subprocess.run([*PIP, "--python", str(env / "bin" / "python"), "install", "--no-deps",
+                    *(["--no-index"] if artifact.suffix == ".whl" else []), str(artifact)],
+                   check=True, capture_output=True, timeout=600)
+    (purelib,) = (env / "lib").glob("python3*/site-packages")
+    (purelib / "_toolcat_test_dependencies.pth").write_text(
+        "\n".join(site.getsitepackages()) + "\n")
+    return env / "bin" / "toolcat"
 
 
 @pytest.fixture(scope="module")
 def toolcat(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
     """The ``toolcat`` script of a fresh virtualenv holding only the built wheel."""
-    root = tmp_path_factory.mktemp("wheel")
-    env = root / "env"
-    venv.EnvBuilder(with_pip=False).create(env)
-    subprocess.run([*PIP, "--python", str(env / "bin" / "python"), "install", "--no-deps",
-                    "--no-index", str(wheel)], check=True, capture_output=True, timeout=300)
-    (purelib,) = (env / "lib").glob("python3*/site-packages")
-    (purelib / "_toolcat_test_dependencies.pth").write_text(
-        "\n".join(site.getsitepackages()) + "\n")
-    return env / "bin" / "toolcat"
+    return _fresh_venv(tmp_path_factory.mktemp("wheel"), wheel)
 
 
 def _templates_used(python: Path, env: dict[str, str]) -> Path:
@@ -78,14 +95,16 @@ def _run(toolcat: Path, cwd: Path, *args: str,
 def _scratch_project(tmp_path: Path, toolcat: Path, pythonpath: Path | None = None) -> None:
     project = tmp_path / "project"
     (project / "api").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)   # a team's repository
     (project / "api" / "openapi.json").write_text(json.dumps(SPEC))
-    steps = [("--version",), ("init",), ("generate",), ("check",)]
+    steps = [("--version",), ("init",), ("generate",), ("check",), ("schema", "config")]
     results = {step[0]: _run(toolcat, project, *step, pythonpath=pythonpath) for step in steps}
     for step, result in results.items():
         assert result.returncode == 0, f"toolcat {step}: {result.stdout}{result.stderr}"
     assert results["--version"].stdout == f"toolcat {version('toolcat')}\n"
     assert "next: run `toolcat generate`" in results["init"].stdout
     assert results["check"].stdout == "media_library: up to date (1 tools)\n"
+    assert '"title": "toolcat.yaml"' in results["schema"].stdout   # shipped as package data
     assert not (project / "Makefile").exists()
     # The installed copy ran, not this checkout: its templates came from the wheel.
     module = (project / "generated" / "media_library" / "__init__.py").read_text()
@@ -94,6 +113,22 @@ def _scratch_project(tmp_path: Path, toolcat: Path, pythonpath: Path | None = No
 
 def test_wheel_in_a_fresh_project(tmp_path: Path, toolcat: Path) -> None:
     _scratch_project(tmp_path, toolcat)
+
+
+def test_sdist_in_a_fresh_project(tmp_path: Path, dist: Path) -> None:
+    """The sdist alone (not the checkout) builds and installs a working toolcat."""
+    (sdist,) = dist.glob("toolcat-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = archive.getnames()
+    top = sdist.name.removesuffix(".tar.gz")
+    for shipped in ("generator/toolcat/templates/models.py.jinja",
+                    "generator/toolcat/schemas/config.schema.json",
+                    "LICENSE", "pyproject.toml"):
+        assert f"{top}/{shipped}" in names, shipped
+    toolcat = _fresh_venv(tmp_path / "sdist", sdist)
+    _scratch_project(tmp_path, toolcat)
+    used = _templates_used(toolcat.parent / "python", dict(os.environ))
+    assert not used.is_relative_to(REPO), f"the sdist rendered with the checkout's {used}"
 
 
 def test_wheel_beside_a_package_named_generator(tmp_path: Path, toolcat: Path) -> None:

@@ -27,6 +27,10 @@ EXPECTED = {
         ("error", "broadcast_get_schedule", "missing-required", ""),
         ("error", "broadcast_get_schedule", "wrong-type", ""),
         ("error", "broadcast_get_schedule", "unknown-property", "")},
+    "null-for-optional": {
+        ("warning", "broadcast_list_channels", "null-for-optional", "pageSize")},
+    "error-on-success": {("error", "broadcast_get_channel", "error-on-success", "")},
+    "api-refuses": {("warning", "broadcast_get_channel", "api-refused", "")},
 }
 
 
@@ -39,7 +43,11 @@ def test_each_drift_alone_is_found_and_named(drift: str) -> None:
     report = memory_report(drift)
     found = {(f.severity, f.tool, f.kind, f.argument) for f in report.findings}
     assert found == EXPECTED[drift]
-    assert not report.clean   # the command exits 1 exactly when a report is not clean
+    assert not report.clean
+    # the command exits 1 exactly when a report failed: an error always, a warning
+    # only with --fail-on warning.
+    warnings_only = all(severity == "warning" for severity, *_ in EXPECTED[drift])
+    assert report.failed is not warnings_only
 
 
 def test_no_drift_is_clean_with_every_check() -> None:

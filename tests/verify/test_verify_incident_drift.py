@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from helpers.mcp_test_server import DRIFTS
+from helpers.mcp_test_server import INCIDENT
 from helpers.verify_run import CATALOG, run_cli, server_command
 
 EXPECTED = """\
@@ -64,7 +64,7 @@ WRITE_TOOLS_LISTED = sorted(f"broadcast_{name}" for name in (
 
 def test_one_run_names_every_drift(monkeypatch: pytest.MonkeyPatch,
                                    capsys: pytest.CaptureFixture[str]) -> None:
-    command = server_command(*sorted(DRIFTS))
+    command = server_command(*sorted(INCIDENT))
     code, out, err = run_cli(monkeypatch, capsys, "--catalog", CATALOG, "--command", command,
                              "--probe")
     assert code == 1, err

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 
-from helpers.mcp_test_server import DRIFTS
+from helpers.mcp_test_server import INCIDENT
 from helpers.verify_run import memory_report
 from toolcat.verify.findings import Report
 from toolcat.verify.report import render
 
 
 def _incident() -> Report:
-    return memory_report(*sorted(DRIFTS))
+    return memory_report(*sorted(INCIDENT))
 
 
 def test_json_is_canonical_and_complete() -> None:
@@ -21,7 +21,7 @@ def test_json_is_canonical_and_complete() -> None:
     data = json.loads(text)
     assert text == json.dumps(data, indent=2, sort_keys=True, ensure_ascii=True) + "\n"
     assert data["clean"] is False
-    assert data["counts"] == {"critical": 1, "error": 7}
+    assert data["counts"] == {"critical": 1, "error": 7, "warning": 0}
     assert data["findings"][0] == {
         "severity": "critical", "tool": "broadcast_update_channel", "check": "parity",
         "kind": "missing-argument", "argument": "graphicsElementIds",

@@ -224,7 +224,9 @@ def _binding(name: str, old: ToolRecord, new: ToolRecord) -> list[Change]:
     for key in WIRE_FIELDS:
         if key in FORMAT_2_FIELDS and (key not in was or key not in now):
             continue
-        if was.get(key) != now.get(key):
+        if key == "security" and was.get(key) != now.get(key):
+            out += _security(name, was.get(key) or [], now.get(key) or [])
+        elif was.get(key) != now.get(key):
             out.append(Change(name, BREAKING, "binding-changed", "binding",
                               f"{key} {show(was.get(key))} -> {show(now.get(key))}"))
     out += _argument_bindings(name, old, new)
@@ -258,6 +260,25 @@ def _binding(name: str, old: ToolRecord, new: ToolRecord) -> list[Change]:
             out.append(Change(name, BREAKING, "binding-changed", f"binding field {code(key)}",
                               f"{show(was.get(key))} -> {show(now.get(key))} "
                               "(unclassified; review it)"))
+    return out
+
+
+def _security(name: str, was: list[list[dict[str, Any]]], now: list[list[dict[str, Any]]]
+              ) -> list[Change]:
+    """Security by scheme: each scheme added or removed is one change, worded the same for
+    every tool (so a report can group them); anything else names the alternatives."""
+    def schemes(alternatives: list[list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+        return {s["id"]: s for alt in alternatives for s in alt if isinstance(s, dict)}
+    old, new = schemes(was), schemes(now)
+    out = [Change(name, BREAKING, "security-scheme-added", "security",
+                  f"security scheme {code(sid)} ({new[sid].get('type', '?')}) added")
+           for sid in sorted(set(new) - set(old))]
+    out += [Change(name, BREAKING, "security-scheme-removed", "security",
+                   f"security scheme {code(sid)} removed") for sid in sorted(set(old) - set(new))]
+    if not out:
+        alternatives = " or ".join("+".join(s["id"] for s in alt) or "none" for alt in now)
+        out.append(Change(name, BREAKING, "security-changed", "security",
+                          f"requirements now {alternatives or 'none'}"))
     return out
 
 

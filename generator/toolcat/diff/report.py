@@ -7,6 +7,8 @@ stdout is a terminal). Identical catalogs render as nothing at all.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -18,6 +20,46 @@ from .classify import CatalogDiff, Change, ToolDiff, diff_catalogs
 
 TEMPLATE = "diff.md.jinja"
 ORDER = {"removed": 0, "changed": 1, "added": 2}
+# The same change in this many changed tools is reported once, with the tools named.
+GROUP_MIN = 3
+SHOWN_NAMES = 8
+
+
+@dataclass(frozen=True)
+class Group:
+    """One change made identically to several tools (a security scheme added to 32)."""
+
+    change: Change            # the first tool's; only severity, subject, detail are shown
+    tools: tuple[str, ...]
+
+    def names(self, limit: int | None = None) -> str:
+        shown = self.tools if limit is None else self.tools[:limit]
+        more = len(self.tools) - len(shown)
+        return ", ".join(shown) + (f" and {more} more" if more else "")
+
+
+def _key(change: Change) -> tuple[str, str, str, str]:
+    return (change.severity, change.kind, change.subject, change.detail)
+
+
+def shared(diff: CatalogDiff) -> list[Group]:
+    """Changes made identically to at least GROUP_MIN changed tools, breaking first."""
+    tools: dict[tuple[str, str, str, str], list[Change]] = defaultdict(list)
+    for tool in ordered(diff, "changed"):
+        for change in dict.fromkeys(tool.changes):
+            tools[_key(change)].append(change)
+    groups = [Group(found[0], tuple(c.tool for c in found))
+              for found in tools.values() if len(found) >= GROUP_MIN]
+    return sorted(groups, key=lambda g: (not g.change.breaking, g.change.subject,
+                                         g.change.detail))
+
+
+def unshared(diff: CatalogDiff, groups: list[Group]) -> list[ToolDiff]:
+    """Each changed tool with only the changes no group reports; tools left empty go."""
+    grouped = {_key(g.change) for g in groups}
+    tools = [ToolDiff(t.name, t.status, tuple(c for c in t.changes if _key(c) not in grouped))
+             for t in ordered(diff, "changed")]
+    return [t for t in tools if t.changes]
 
 
 def ordered(diff: CatalogDiff, status: str | None = None) -> list[ToolDiff]:
@@ -32,6 +74,8 @@ def render_markdown(diffs: list[CatalogDiff], templates: Path | None = None) -> 
         return ""
     env = environment(templates)
     env.globals["ordered"] = ordered
+    env.globals["shared"] = shared
+    env.globals["unshared"] = unshared
     text = env.get_template(TEMPLATE).render(catalogs=changed)
     return text.rstrip("\n") + "\n"
 
@@ -61,16 +105,24 @@ def render_text(diffs: list[CatalogDiff], colour: bool = False) -> str:
 
 def tool_lines(diff: CatalogDiff, colour: bool) -> list[str]:
     lines = []
-    for tool in ordered(diff):
-        if tool.status != "changed":
-            sign = "-" if tool.status == "removed" else "+"
-            change = tool.changes[0]
-            lines.append(f"  {sign} {tool.name}  {_severity(change, colour)}  {change.detail}")
-            continue
+    for tool in ordered(diff, "removed"):
+        change = tool.changes[0]
+        lines.append(f"  - {tool.name}  {_severity(change, colour)}  {change.detail}")
+    groups = shared(diff)
+    for group in groups:
+        change = group.change
+        lines.append(f"  * {len(group.tools)} tools  {_severity(change, colour)}  "
+                     f"{change.subject}: {change.detail}")
+        lines.append(f"      in {group.names(SHOWN_NAMES)}")
+    besides = " besides the shared changes" if groups else ""
+    for tool in unshared(diff, groups):
         counts = f"{tool.breaking} breaking, {len(tool.changes) - tool.breaking} compatible"
-        lines.append(f"  ~ {tool.name}  ({counts})")
+        lines.append(f"  ~ {tool.name}  ({counts}{besides})")
         lines += [f"      {_severity(c, colour)}  {c.subject}: {c.detail}"
                   for c in tool.changes]
+    for tool in ordered(diff, "added"):
+        change = tool.changes[0]
+        lines.append(f"  + {tool.name}  {_severity(change, colour)}  {change.detail}")
     return lines
 
 

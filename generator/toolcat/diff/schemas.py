@@ -53,10 +53,40 @@ class Found:
     detail: str
 
 
+SHOW_WIDTH = 60
+
+
 def show(value: Any) -> str:
-    """A JSON value as one short line."""
-    text = dumps(value, indent=False).decode()
-    return text if len(text) <= 60 else text[:57] + "..."
+    """A JSON value as one short line, never cut inside a value: nested objects and
+    arrays are elided whole (``{...3 keys}``, ``[...2 items]``), deepest first, until it
+    fits; what still does not fit is named by its shape."""
+    for depth in (None, 2, 1, 0):
+        text = _shown(value, depth)
+        if len(text) <= SHOW_WIDTH:
+            return text
+    return _elided(value)
+
+
+def _shown(value: Any, depth: int | None) -> str:
+    if isinstance(value, dict | list) and depth is not None and depth <= 0:
+        return _elided(value)
+    inner = None if depth is None else depth - 1
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{dumps(k, indent=False).decode()}:{_shown(v, inner)}"
+                              for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_shown(v, inner) for v in value) + "]"
+    return dumps(value, indent=False).decode()
+
+
+def _elided(value: Any) -> str:
+    if isinstance(value, dict):
+        return f"{{...{len(value)} key{'s' if len(value) != 1 else ''}}}"
+    if isinstance(value, list):
+        return f"[...{len(value)} item{'s' if len(value) != 1 else ''}]"
+    if isinstance(value, str):
+        return f"a string of {len(value)} characters"
+    return dumps(value, indent=False).decode()
 
 
 

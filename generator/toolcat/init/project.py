@@ -8,11 +8,13 @@ overwrites a file: one that exists is left alone and named, with what to add.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError, distribution, version
 from pathlib import Path
+from typing import Any
 
 from ..config import DEFAULT_CONFIG
 from ..errors import ToolcatError, fail
@@ -83,6 +85,19 @@ def choose_spec(root: Path, given: Path | None) -> Path:
                "choose one: toolcat init --spec " + found[0].as_posix())
 
 
+def toolcat_origin() -> dict[str, Any] | None:
+    """How this toolcat was installed (PEP 610), None from an index or a source tree."""
+    try:
+        text = distribution("toolcat").read_text("direct_url.json")
+    except PackageNotFoundError:
+        return None
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def toolcat_version() -> str:
     try:
         return version("toolcat")
@@ -101,17 +116,17 @@ def init_project(root: Path, spec: Path | None) -> tuple[list[Written], str]:
     config_dir = DEFAULT_CONFIG.parent
     spec_from_config = Path(os.path.relpath(spec, config_dir)).as_posix()
     output = Path("generated") / name
-    watched = sorted({f"{spec.parent.as_posix()}/" if spec.parent != Path() else spec.as_posix(),
-                      f"{config_dir.as_posix()}/", f"{output.as_posix()}/"})
     pin = toolcat_version()
     written = [
         _write(root, DEFAULT_CONFIG, config_text(name, spec_from_config,
                                                  Path(os.path.relpath(output, config_dir))
                                                  .as_posix()),
                "add a catalog entry for this spec under catalogs:"),
-        _write(root, WORKFLOW, workflow_text(pin), "run `toolcat check` in CI"),
-        _write(root, PRECOMMIT, precommit_text(watched),
-               "add the toolcat-check hook:\n" + precommit_text(watched, entry_only=True)),
+        _write(root, WORKFLOW, workflow_text(pin, toolcat_origin()), "run `toolcat check` in CI"),
+        _write(root, PRECOMMIT, precommit_text(),
+               "add the toolcat-check hook:\n" + precommit_text(entry_only=True)),
+        _write(root, output.parent / ".gitignore", "__pycache__/\n",
+               "add __pycache__/ to it (importing a catalog module writes one)"),
     ]
     return written, "toolcat generate"
 

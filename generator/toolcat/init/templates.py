@@ -5,7 +5,7 @@ Values go through ``tojson`` (a JSON string is a valid YAML scalar), never paste
 
 from __future__ import annotations
 
-import re
+from typing import Any
 
 from ..text.templates import environment
 
@@ -15,16 +15,33 @@ def config_text(name: str, spec: str, output: str) -> str:
         name=name, spec=spec, output=output)
 
 
-def workflow_text(version: str) -> str:
-    requirement = f"toolcat=={version}" if version else "toolcat"
+def workflow_text(version: str, direct_url: dict[str, Any] | None = None) -> str:
+    """``direct_url``: how this toolcat was installed (PEP 610's direct_url.json)."""
+    requirement, source = install_requirement(version, direct_url)
     return environment().get_template("init_workflow.yml.jinja").render(
-        requirement=requirement)
+        requirement=requirement, source=source)
 
 
-def precommit_text(watched: list[str], *, entry_only: bool = False) -> str:
-    """The hook runs when a spec, the config or a generated catalog changes
-    (``watched``: folders end in ``/``, anything else is one file)."""
-    files = "^(" + "|".join(re.escape(w) + ("" if w.endswith("/") else "$")
-                            for w in watched) + ")"
+def install_requirement(version: str, direct_url: dict[str, Any] | None) -> tuple[str, str]:
+    """What CI installs to run the same toolcat, and where that came from: ``git`` (the
+    URL at the requested tag, else the exact commit), ``archive`` (a URL), ``local``
+    (a file or folder CI cannot reach: the version, to be set by the user), ``index``."""
+    pinned = f"toolcat=={version}" if version else "toolcat"
+    if not direct_url:
+        return pinned, "index"
+    url = str(direct_url.get("url", ""))
+    vcs = direct_url.get("vcs_info") or {}
+    remote = url.startswith(("http://", "https://", "ssh://", "git@"))
+    if vcs.get("vcs") == "git" and remote:
+        revision = vcs.get("requested_revision") or vcs.get("commit_id")
+        return f"git+{url}@{revision}", "git"
+    if remote and "archive_info" in direct_url:
+        return url, "archive"
+    return pinned, "local"
+
+
+def precommit_text(*, entry_only: bool = False) -> str:
+    """The hook runs on every commit: a ``files:`` pattern written now would miss the
+    specs and catalogs added later (an unchanged project is answered from the cache)."""
     return environment().get_template("init_precommit.yaml.jinja").render(
-        files=files, entry_only=entry_only)
+        entry_only=entry_only)

@@ -55,13 +55,17 @@ class ModelsDocument:
     outputs: dict[str, str]           # tool name -> output class (tools with an outputSchema)
 
 
+# Names the template defines beside the models (templates/models.py.jinja).
+RESERVED = frozenset({"TypedTool"})
+
+
 def models_document(catalog: Catalog) -> ModelsDocument:
     schemas = {(t.name, kind): s for t in catalog.tools
                for kind, s in _kinds(t) if s is not None}
     roots = {(tool, kind): (input_class(tool) if kind == "input" else output_class(tool))
              for tool, kind in schemas}
     closures = _closure_digests(schemas)
-    names = _def_names(closures, set(roots.values()))
+    names = _def_names(closures, set(roots.values()) | RESERVED)
     defs: dict[str, Any] = {}
     for (tool, kind), schema in schemas.items():
         def rename(ref: str, tool: str = tool, kind: str = kind) -> str:

@@ -2,7 +2,9 @@
 
 datamodel-code-generator (its Python API) writes the model classes from the
 document built in ``document.py``; a template adds the typed surface (a
-``Protocol`` with one method per tool, and ``serve``); black formats the whole
+``Protocol`` with one method per tool, and ``TYPED_TOOLS`` for
+``toolcat.runtime.typed.serve``); the module imports pydantic, never toolcat.
+black formats the whole
 module once, with the same pinned mode as the package module.
 
 Every option is passed explicitly, and its own formatting is off

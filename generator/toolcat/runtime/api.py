@@ -28,6 +28,7 @@ from urllib.parse import urljoin, urlsplit
 import anyio
 import httpx2
 
+from ..vocab.credentials import default_env_var, scheme_variable
 from ..vocab.mcp import IF_MATCH
 from . import longrun
 from .content import Blob, is_text
@@ -55,24 +56,18 @@ class ApiOptions:
     log: RequestLog | None = None
 
 
-def default_env_var(catalog: str, scheme: str) -> str:
-    """`TOOLCAT_<CATALOG>_<SCHEME>`, upper case, anything but letters and digits as `_`."""
-    return re.sub(r"[^A-Z0-9]", "_", f"TOOLCAT_{catalog}_{scheme}".upper())
-
-
 def scheme_variables(catalog: dict[str, Any], credentials: Mapping[str, str]
                      ) -> dict[str, str]:
-    """Every security scheme some tool of the catalog uses -> the variable holding it: the
-    config's ``credentials:`` entry, else the variable the binding records (a credential
-    the document does not declare), else ``TOOLCAT_<CATALOG>_<SCHEME>``."""
+    """Every security scheme some tool of the catalog uses -> the variable holding it
+    (vocab/credentials.py: the config's ``credentials:`` entry, else the variable the
+    binding records, else ``TOOLCAT_<CATALOG>_<SCHEME>``)."""
     name = str(catalog.get("name", "catalog"))
     found: dict[str, str] = {}
     for entry in catalog["tools"]:
         for alternative in entry["binding"].get("security", []):
             for scheme in alternative:
                 if scheme.get("type") != "undeclared":
-                    found.setdefault(scheme["id"], credentials.get(scheme["id"])
-                                     or scheme.get("env") or default_env_var(name, scheme["id"]))
+                    found.setdefault(scheme["id"], scheme_variable(name, scheme, credentials))
     return dict(sorted(found.items()))
 
 

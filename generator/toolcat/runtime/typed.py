@@ -1,5 +1,10 @@
 """Serve an implementation of a catalog's typed surface (``models.py``) over MCP.
 
+``serve(models, implementation)``: ``models`` is the generated module, which needs
+pydantic only (a project installs toolcat isolated and still imports its models);
+its ``TYPED_TOOLS`` and its package's ``CATALOG_NAME`` and ``list_tools`` say what
+to serve.
+
 The server validates arguments against the tool's inputSchema first (the
 catalog is the contract; pydantic cannot express all of it, see the README's
 divergence table), then the input model parses them, the implementation's
@@ -15,10 +20,12 @@ must not block it: while it blocks, no other call is served.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import anyio
@@ -81,3 +88,11 @@ def serve_typed(name: str, tools: list[dict[str, Any]], typed: Mapping[str, Type
     if missing:
         raise ValueError(f"no typed entry for tools {missing}")
     return make_server(name, tools, typed_handler(typed, implementation, deadline))
+
+
+def serve(models: ModuleType, implementation: object) -> TypedServer:
+    """An MCP server (the SDK's low-level ``Server``) for ``implementation`` of the
+    generated ``models`` module's typed surface."""
+    package = importlib.import_module(models.__package__ or "")
+    typed: Mapping[str, TypedTool] = models.TYPED_TOOLS
+    return serve_typed(package.CATALOG_NAME, package.list_tools(), typed, implementation)

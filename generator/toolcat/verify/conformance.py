@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .answers import judge_error
 from .findings import Finding, Note
 from .instances import invalid
 
@@ -21,8 +22,7 @@ def judge_call(tool: str, output_schema: dict[str, Any] | None,
                result: dict[str, Any]) -> tuple[list[Finding], list[Note]]:
     """``result``: the CallToolResult as wire JSON."""
     if result.get("isError") is True:
-        text = " ".join(_texts(result))[:160]
-        return [], [Note(tool, f"read-only call returned isError (output not checked): {text}")]
+        return judge_error(tool, _texts(result))
     if output_schema is None:
         return [], [Note(tool, "no outputSchema in the catalog: only the call was checked")]
     if "structuredContent" not in result:

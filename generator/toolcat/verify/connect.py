@@ -47,7 +47,10 @@ class Server:
                                                               for ln in lines[-6:])
 
 
-def stdio_server(command: str) -> Server:
+def stdio_server(command: str, env: dict[str, str] | None = None, label: str | None = None
+                 ) -> Server:
+    """``env``: the server's whole environment (None: the SDK's minimal set); ``label``:
+    the command as messages show it (verify masks assignments in it)."""
     try:
         argv = shlex.split(command)
     except ValueError as exc:
@@ -61,11 +64,11 @@ def stdio_server(command: str) -> Server:
     async def connect() -> AsyncIterator[Any]:
         from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: PLC0415
 
-        params = StdioServerParameters(command=argv[0], args=argv[1:])
+        params = StdioServerParameters(command=argv[0], args=argv[1:], env=env)
         async with stdio_client(params, errlog=errlog) as streams:
             yield streams
 
-    return Server(command, connect, errlog)
+    return Server(label or command, connect, errlog)
 
 
 def http_server(url: str) -> Server:

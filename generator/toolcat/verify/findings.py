@@ -12,8 +12,12 @@ from typing import Any
 
 # "critical": a full-replace tool lacks a body field, so a caller who omits it
 # clears it on the server without any error. Everything else that is wrong is an
-# "error"; both fail the run.
-SEVERITIES = ("critical", "error")
+# "error"; both fail the run. A "warning" is a difference a caller rarely feels (a
+# server that also accepts null for an optional argument, the Python idiom
+# ``x: str | None = None``) or an answer that says the check could not really run
+# (the API refused the credential): it fails the run only with ``--fail-on warning``.
+SEVERITIES = ("critical", "error", "warning")
+FAIL_ON = ("error", "warning")
 CHECKS = ("parity", "probe", "output")
 
 
@@ -56,21 +60,30 @@ class Report:
     findings: tuple[Finding, ...] = ()
     notes: tuple[Note, ...] = ()
     counts: dict[str, int] = field(default_factory=dict)
+    fail_on: str = "error"       # the lowest severity that fails the run (FAIL_ON)
 
     @property
     def clean(self) -> bool:
+        """Nothing found at all, not even a warning."""
         return not self.findings
+
+    @property
+    def failed(self) -> bool:
+        """A finding at or above ``fail_on``: the run exits 1."""
+        worst = SEVERITIES.index(self.fail_on)
+        return any(SEVERITIES.index(f.severity) <= worst for f in self.findings)
 
     def as_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["clean"] = self.clean
+        data["failed"] = self.failed
         return data
 
 
 def make_report(catalog: str, server: str, protocol: str, checks: tuple[str, ...],
                 catalog_tools: int, server_tools: int, findings: list[Finding],
-                notes: list[Note]) -> Report:
+                notes: list[Note], fail_on: str = "error") -> Report:
     ordered = tuple(sorted(set(findings), key=Finding.sort_key))
     counts = {s: sum(1 for f in ordered if f.severity == s) for s in SEVERITIES}
     return Report(catalog, server, protocol, checks, catalog_tools, server_tools, ordered,
-                  tuple(sorted(set(notes))), counts)
+                  tuple(sorted(set(notes))), counts, fail_on)

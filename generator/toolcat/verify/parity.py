@@ -96,8 +96,7 @@ def _argument(tool: str, arg: str, want: tuple[Any, dict[str, Any]],
     findings = []
     want_type, got_type = type_label(*want), type_label(*got)
     if want_type != got_type:
-        findings.append(Finding("error", tool, "parity", "type", arg, "argument type differs",
-                                expected=want_type, actual=got_type))
+        findings.append(_type_finding(tool, arg, (want_type, got_type), optional=not required[0]))
     want_enum, got_enum = enum_values(*want), enum_values(*got)
     if want_enum != got_enum:
         findings.append(Finding("error", tool, "parity", "enum", arg, "allowed values differ",
@@ -108,6 +107,19 @@ def _argument(tool: str, arg: str, want: tuple[Any, dict[str, Any]],
                                 else "optional in the catalog, required on the server",
                                 expected=_show(required[0]), actual=_show(required[1])))
     return findings
+
+
+def _type_finding(tool: str, arg: str, types: tuple[str, str], *, optional: bool) -> Finding:
+    """A type difference; a server that only adds ``null`` to an argument the catalog
+    leaves optional (``x: str | None = None``) is a warning of its own kind: a caller
+    who follows the catalog never sends null, so nothing it sends is read differently."""
+    want, got = types
+    if optional and got == f"{want}|null" and not want.endswith("|null"):
+        return Finding("warning", tool, "parity", "null-for-optional", arg,
+                       "the server also accepts null for this optional argument",
+                       expected=want, actual=got)
+    return Finding("error", tool, "parity", "type", arg, "argument type differs",
+                   expected=want, actual=got)
 
 
 def _annotations(tool: str, want: dict[str, Any], got: dict[str, Any]) -> list[Finding]:

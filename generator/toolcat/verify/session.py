@@ -20,8 +20,9 @@ import anyio
 from ..errors import ToolcatError, fail
 from . import conformance, parity, probes
 from .connect import Server, leaves
+from .examples import Examples, arguments_for
 from .findings import Finding, Note
-from .instances import Unsatisfiable, instance
+from .instances import Unsatisfiable
 from .names import NameMap
 
 MAX_PAGES = 1000
@@ -35,6 +36,9 @@ class Options:
     call_readonly: bool = False
     timeout: float = 10.0
     deadline: float | None = None   # seconds for the whole run
+    # Server tool names of catalog tools out of scope (--include/--exclude): not "extra".
+    ignore: frozenset[str] = frozenset()
+    examples: Examples = field(default_factory=dict)   # --examples: tool -> arguments
 
 
 @dataclass
@@ -100,14 +104,15 @@ async def _run(server: Server, catalog: list[dict[str, Any]], names: NameMap,
             init = await session.initialize()
         outcome.protocol = init.protocol_version
         outcome.server_tools = await _list_tools(session, options.timeout)
-        outcome.findings += parity.compare_tools(catalog, outcome.server_tools, names)
+        visible = [t for t in outcome.server_tools if t.get("name") not in options.ignore]
+        outcome.findings += parity.compare_tools(catalog, visible, names)
         listed = {tool["name"] for tool in outcome.server_tools}
         present = [e for e in catalog if names.server_name(e["tool"]["name"]) in listed]
         caller = _Caller(session, server, options.timeout)
         if options.probe:
             await _probe(caller, present, names, options, outcome, listed)
         if options.call_readonly:
-            await _call_readonly(caller, present, names, outcome)
+            await _call_readonly(caller, present, names, outcome, options.examples)
 
 
 async def _list_tools(session: Any, timeout: float) -> list[dict[str, Any]]:
@@ -183,13 +188,13 @@ async def _probe(caller: _Caller, present: list[dict[str, Any]], names: NameMap,
 
 
 async def _call_readonly(caller: _Caller, present: list[dict[str, Any]], names: NameMap,
-                         outcome: Outcome) -> None:
+                         outcome: Outcome, examples: Examples) -> None:
     for entry in present:
         tool = entry["tool"]
         if not _read_only(entry):
             continue
         try:
-            arguments = instance(tool["inputSchema"])
+            arguments = arguments_for(tool, examples).values
         except Unsatisfiable as exc:
             outcome.notes.append(Note(tool["name"], f"not called: {exc}"))
             continue
