@@ -45,7 +45,8 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
         return Path(given).resolve()
     root = tmp_path_factory.mktemp("dist")
     subprocess.run([sys.executable, "-m", "build", "--outdir", str(root), str(REPO)],
-                   check=True, capture_output=True, timeout=600)
+                   check=True, capture_output=True, timeout=600,
+                   cwd=root)   # not REPO: a build/ folder there would shadow the package
     return root
 
 

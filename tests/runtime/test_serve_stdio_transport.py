@@ -112,7 +112,8 @@ def test_lone_surrogate_argument_is_refused_before_sending(wire: Wire, api: Stub
             b'"broadcast_list_channels", "arguments": {"query": "a\\ud800b"}}}')
     result = wire.answer(line)["result"]
     assert result["isError"] is True
-    assert "query: holds a lone surrogate" in result["content"][0]["text"]
+    assert "query: holds text that is not valid Unicode (a lone surrogate)" in \
+        result["content"][0]["text"]
     assert len(api.seen) == before
 
 

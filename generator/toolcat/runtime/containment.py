@@ -3,8 +3,8 @@
 `contain(call_tool)` wraps the low-level server's `tools/call` handler (for `toolcat serve`
 and typed `serve(impl)` alike, on every transport):
 
-- an argument holding a lone surrogate (JSON allows the escape `"\\ud800"`; UTF-8 cannot carry
-  it) is refused before anything runs, naming the argument;
+- (an argument holding a lone surrogate is refused by the call path, mcp_server.call_entry,
+  naming where it sits);
 - any exception of the handler, `RecursionError` and a `CancelledError` the handler raised
   itself included, becomes an `isError` result (a real cancellation of the call still
   propagates: the SDK answers it);
@@ -71,11 +71,6 @@ def error_result(message: str) -> types.CallToolResult:
                                 is_error=True)
 
 
-def _surrogate_arguments(arguments: dict[str, Any]) -> list[str]:
-    return sorted(scrub(name) for name, value in arguments.items()
-                  if has_surrogate(name) or has_surrogate(value))
-
-
 def encodable(result: types.CallToolResult) -> types.CallToolResult:
     """`result`, or a copy whose unencodable characters are replaced, with a note."""
     try:
@@ -92,11 +87,8 @@ def encodable(result: types.CallToolResult) -> types.CallToolResult:
 def contain(call_tool: CallTool) -> CallTool:
     """`call_tool`, answering every call with a result or a JSON-RPC error, never a crash."""
     async def guarded(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        bad = _surrogate_arguments(dict(params.arguments or {}))
-        if bad:
-            return error_result("Invalid arguments; nothing was sent to the API:\n" + "\n".join(
-                f"- {name}: holds a lone surrogate (\\ud800-\\udfff), which UTF-8 cannot "
-                "carry; send the text it stands for" for name in bad))
+        # An argument holding a lone surrogate is refused by the call path itself, naming
+        # where it sits (mcp_server.call_entry: direct, discovery and typed calls alike).
         try:
             result = await call_tool(ctx, params)
         except MCPError as exc:
