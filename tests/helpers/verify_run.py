@@ -28,7 +28,7 @@ def server_command(*drifts: str, catalog: Path = CATALOG) -> str:
     return f"{sys.executable} {SERVER} {catalog}{flags}"
 
 
-def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+def run_verify(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
             *args: str | Path) -> tuple[int, str, str]:
     """``toolcat verify ARGS`` in process: its exit code, stdout and stderr."""
     run = run_main(monkeypatch, capsys, "verify", *args)

@@ -23,7 +23,7 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 import yaml
 from helpers.paths import CONFIG, REPO
-from helpers.verify_run import run_cli
+from helpers.verify_run import run_verify
 from toolcat.config import config_json_schema
 from toolcat.init.templates import config_text
 
@@ -87,7 +87,7 @@ def test_mcp_config_entry_names_credentials_and_works_from_any_folder(
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
     command = shlex.join([server["command"], *server["args"]])
-    code, out, err = run_cli(monkeypatch, capsys, "--catalog",
+    code, out, err = run_verify(monkeypatch, capsys, "--catalog",
                              project / "generated" / "vault" / "catalog.json",
                              "--command", command, "--timeout", "60")
     assert code == 0, out + err

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from helpers.paths import REPO
-from helpers.verify_run import run_cli
+from helpers.verify_run import run_verify
 
 SPEC = REPO / "tests" / "fixtures" / "verify_token" / "openapi.yaml"
 TOOLCAT = Path(sys.executable).parent / "toolcat"
@@ -88,7 +88,7 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _verify(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], out: Path,
             base: str, *extra: str, prefix: str = "") -> tuple[int, str, str]:
     command = f"{prefix}{TOOLCAT} serve --spec {SPEC} --out {out} --base-url {base} --quiet"
-    return run_cli(monkeypatch, capsys, "--catalog", out / "catalog.json", "--command",
+    return run_verify(monkeypatch, capsys, "--catalog", out / "catalog.json", "--command",
                    command, "--call-readonly", "--timeout", "60", *extra)
 
 
@@ -178,7 +178,7 @@ def test_a_server_that_prints_the_token_does_not_leak_it_through_verify(
     monkeypatch.setenv(VARIABLE, TOKEN)
     leak = (f"{sys.executable} -c \"import os, sys; "
             f"sys.stderr.write('token is ' + os.environ['{VARIABLE}']); sys.exit(3)\"")
-    code, out, err = run_cli(monkeypatch, capsys, "--catalog", catalog / "catalog.json",
+    code, out, err = run_verify(monkeypatch, capsys, "--catalog", catalog / "catalog.json",
                              "--command", leak, "--timeout", "30")
     assert code == 2, out
     assert "    token is ***" in err     # the server's stderr, shown, with the value masked

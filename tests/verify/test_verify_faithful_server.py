@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers.verify_run import run_cli, server_command
+from helpers.verify_run import run_verify, server_command
 
 
 def test_faithful_server_over_stdio_is_clean(monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(monkeypatch, capsys, "broadcast", "--command", server_command(),
+    code, out, err = run_verify(monkeypatch, capsys, "broadcast", "--command", server_command(),
                              "--probe", "--call-readonly",
                              "--format", "json", "--timeout", "30")
     assert code == 0, out + err

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 from helpers.mcp_test_server import INCIDENT
-from helpers.verify_run import CATALOG, run_cli, server_command
+from helpers.verify_run import CATALOG, run_verify, server_command
 
 EXPECTED = """\
 toolcat verify: {catalog} against {command}
@@ -65,7 +65,7 @@ WRITE_TOOLS_LISTED = sorted(f"broadcast_{name}" for name in (
 def test_one_run_names_every_drift(monkeypatch: pytest.MonkeyPatch,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     command = server_command(*sorted(INCIDENT))
-    code, out, err = run_cli(monkeypatch, capsys, "--catalog", CATALOG, "--command", command,
+    code, out, err = run_verify(monkeypatch, capsys, "--catalog", CATALOG, "--command", command,
                              "--probe")
     assert code == 1, err
     expected = EXPECTED.format(catalog=CATALOG, command=command)

@@ -10,14 +10,14 @@ tool-name glob), it is not missing anything, and the tools left out are not
 from __future__ import annotations
 
 import pytest
-from helpers.verify_run import CATALOG, run_cli, server_command
+from helpers.verify_run import CATALOG, run_verify, server_command
 
 COMMAND = server_command("missing-tool", "null-for-optional")
 
 
 def _run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
          *args: str) -> tuple[int, str, str]:
-    return run_cli(monkeypatch, capsys, "--catalog", CATALOG, "--command", COMMAND, *args)
+    return run_verify(monkeypatch, capsys, "--catalog", CATALOG, "--command", COMMAND, *args)
 
 
 def test_unscoped_the_missing_tool_is_an_error(monkeypatch: pytest.MonkeyPatch,

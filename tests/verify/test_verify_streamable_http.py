@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from helpers.verify_run import CATALOG, SERVER, run_cli
+from helpers.verify_run import CATALOG, SERVER, run_verify
 
 
 def _free_port() -> int:
@@ -45,7 +45,7 @@ def url() -> Iterator[str]:
 
 def test_faithful_server_over_http_is_clean(url: str, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(monkeypatch, capsys, "broadcast", "--url", url, "--probe",
+    code, out, err = run_verify(monkeypatch, capsys, "broadcast", "--url", url, "--probe",
                              "--call-readonly")
     assert code == 0, out + err
     assert out.splitlines()[2] == "OK: no drift, no contract failure"
@@ -54,7 +54,7 @@ def test_faithful_server_over_http_is_clean(url: str, monkeypatch: pytest.Monkey
 def test_nobody_listening_is_exit_2(monkeypatch: pytest.MonkeyPatch,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     url = f"http://127.0.0.1:{_free_port()}/mcp"
-    code, out, err = run_cli(monkeypatch, capsys, "broadcast", "--url", url, "--timeout", "5")
+    code, out, err = run_verify(monkeypatch, capsys, "broadcast", "--url", url, "--timeout", "5")
     assert code == 2
     assert out == ""
     assert err.startswith(f"{url}: cannot talk to the MCP server: ")

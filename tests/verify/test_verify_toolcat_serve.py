@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from helpers.broadcast_api import SpecServer
 from helpers.paths import CONFIG, EXAMPLE_SPEC
-from helpers.verify_run import run_cli
+from helpers.verify_run import run_verify
 
 TOOLCAT = Path(sys.executable).parent / "toolcat"
 
@@ -24,7 +24,7 @@ TOOLCAT = Path(sys.executable).parent / "toolcat"
 def _verify(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
             base: str) -> tuple[int, str, str]:
     command = f"{TOOLCAT} serve broadcast --config {CONFIG} --base-url {base} --timeout 5"
-    return run_cli(monkeypatch, capsys, "broadcast", "--config", CONFIG, "--command", command,
+    return run_verify(monkeypatch, capsys, "broadcast", "--config", CONFIG, "--command", command,
                    "--probe", "--call-readonly", "--timeout", "60")
 
 

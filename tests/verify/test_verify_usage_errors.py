@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from helpers.verify_run import CATALOG, memory_report, run_cli
+from helpers.verify_run import CATALOG, memory_report, run_verify
 from toolcat.verify.names import parse_names
 from toolcat.verify.session import Options
 
@@ -26,7 +26,7 @@ PY = sys.executable
 ])
 def test_usage(args: tuple[str, ...], message: str, monkeypatch: pytest.MonkeyPatch,
                capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(monkeypatch, capsys, "--catalog", CATALOG, *args)
+    code, out, err = run_verify(monkeypatch, capsys, "--catalog", CATALOG, *args)
     assert code == 2
     assert message in err
     assert out == ""
@@ -34,7 +34,7 @@ def test_usage(args: tuple[str, ...], message: str, monkeypatch: pytest.MonkeyPa
 
 def test_unknown_catalog_name(monkeypatch: pytest.MonkeyPatch,
                               capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run_cli(monkeypatch, capsys, "broadcst", "--command", "x")
+    code, _, err = run_verify(monkeypatch, capsys, "broadcst", "--command", "x")
     assert code == 2
     assert "no catalog named 'broadcst' (did you mean 'broadcast'?)" in err
 
@@ -48,7 +48,7 @@ def test_unknown_catalog_name(monkeypatch: pytest.MonkeyPatch,
 def test_server_that_does_not_speak_mcp(command: str, message: str,
                                         monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(monkeypatch, capsys, "--catalog", CATALOG, "--command", command,
+    code, out, err = run_verify(monkeypatch, capsys, "--catalog", CATALOG, "--command", command,
                              "--timeout", "1")
     assert code == 2, out
     assert err.startswith(f"{command}: cannot talk to the MCP server: ")
