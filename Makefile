@@ -32,7 +32,7 @@ LIVE_STAMP := $(LIVE_VENV)/.installed-stamp
 # The fidelity oracle over every corpus document (issue 11); prints the README's table.
 .PHONY: oracle
 oracle: $(STAMP) $(ORACLE_STAMP)
-	$(BIN)/python scripts/oracle_table.py --count 4
+	$(BIN)/python scripts/oracle_table.py --count 4 --write docs/contract-fidelity.md
 
 regen: $(STAMP)
 	$(BIN)/toolcat generate
@@ -58,10 +58,10 @@ lint: $(STAMP)
 
 # Every corpus document: requests toolcat serve would send, judged offline by tests/oracle.
 serve-oracle: $(STAMP) $(ORACLE_STAMP)
-	nice -n 10 $(BIN)/python scripts/serve_oracle.py --count 2
+	nice -n 10 $(BIN)/python scripts/serve_oracle.py --count 2 --write docs/contract-fidelity.md
 
 bench: $(STAMP)
-	$(BIN)/python scripts/bench.py --scaling
+	$(BIN)/python scripts/bench.py --scaling --write docs/performance.md
 	$(BIN)/python scripts/bench_models.py
 	$(BIN)/python scripts/large_apis.py
 

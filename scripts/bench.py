@@ -311,6 +311,9 @@ def common_arguments(parser: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     common_arguments(parser)
+    parser.add_argument("--write", type=Path, default=None, metavar="PAGE",
+                        help="also write the tables into PAGE (docs/performance.md), with "
+                             "date, machine, load and command")
     parser.add_argument("--scaling", action="store_true",
                         help="also measure generate on growing shares of the GitHub paths")
     args = parser.parse_args(argv)
@@ -326,11 +329,19 @@ def main(argv: list[str] | None = None) -> int:
             bench(row, args.runs, Path(tmp), args.timeout,
                   shlex.split(args.toolcat) if args.toolcat else toolcat())
             rows.append(row)
+        written = []
         if rows:
-            print(table(rows, args.runs))
+            written.append(table(rows, args.runs))
+            print(written[-1])
         if args.scaling and fetch_github():
-            print(scaling(GITHUB, args.runs, Path(tmp), args.timeout,
-                          shlex.split(args.toolcat) if args.toolcat else toolcat()))
+            written.append(scaling(GITHUB, args.runs, Path(tmp), args.timeout,
+                                   shlex.split(args.toolcat) if args.toolcat else toolcat()))
+            print(written[-1])
+    if args.write is not None and written:
+        from doc_tables import write_table  # noqa: PLC0415 - a script beside this one
+
+        write_table(args.write, "bench", "\n\n".join(written),
+                    "make bench (" + shlex.join(["scripts/bench.py", *sys.argv[1:]]) + ")")
     return 0
 
 

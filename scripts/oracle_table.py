@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import shlex
 import sys
 import time
 from collections import Counter
@@ -92,7 +93,11 @@ def main() -> None:
     parser.add_argument("--response-cap", type=int, default=MAX_UNROLLED,
                         help="draw no response instances from a schema larger than this "
                              "(characters, unrolled); its examples are still checked")
+    parser.add_argument("--write", type=Path, default=None, metavar="PAGE",
+                        help="also write the table into PAGE (docs/contract-fidelity.md), "
+                             "with date, machine, load and command")
     args = parser.parse_args()
+    lines: list[str] = []
     docs = [d for d in DOCUMENTS if d not in BROKEN and (
         args.only is None or any(o in d for o in args.only))]
     # smallest first: on a busy machine the table fills from the quick documents
@@ -100,6 +105,7 @@ def main() -> None:
     details: list[dict[str, Any]] = []
     total: Counter[str] = Counter()
     print(HEADER, flush=True)
+    lines.append(HEADER)
     for doc in docs:
         started = time.perf_counter()
         try:
@@ -109,11 +115,17 @@ def main() -> None:
             line, classes = f"| `{doc}` | - | error: {type(exc).__name__}: {exc} | | | |", Counter()
         total.update(classes)
         print(line, flush=True)
+        lines.append(line)
         print(f"  {doc}: {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
     print(f"\nrejected by class, all documents: {dict(sorted(total.items())) or 'none'}")
     if args.details:
         args.details.write_text(json.dumps(details, indent=1, sort_keys=True, default=str))
 
+    if args.write is not None:
+        from doc_tables import write_table  # noqa: PLC0415 - a script beside this one
+
+        write_table(args.write, "fidelity-oracle", "\n".join(lines),
+                    shlex.join(["scripts/oracle_table.py", *sys.argv[1:]]))
 
 if __name__ == "__main__":
     main()

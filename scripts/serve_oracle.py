@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shlex
 import sys
 import time
 from collections import Counter
@@ -85,9 +86,14 @@ def main() -> None:
     parser.add_argument("--failures", type=Path, default=None,
                         help="write every request not accepted (tool, arguments, verdict) as JSON")
     parser.add_argument("documents", nargs="*", help="default: every corpus document")
+    parser.add_argument("--write", type=Path, default=None, metavar="PAGE",
+                        help="also write the table into PAGE (docs/contract-fidelity.md), "
+                             "with date, machine, load and command")
     args = parser.parse_args()
+    lines: list[str] = []
     details: list[dict[str, Any]] = []
     print(HEADER, flush=True)
+    lines.append(HEADER)
     for doc in args.documents or [d for d in DOCUMENTS if d not in BROKEN]:
         start = time.monotonic()
         try:
@@ -95,10 +101,16 @@ def main() -> None:
         except Exception as exc:  # one document failing is a row, not the end
             line = f"| `{doc}` | | | | | | | | error: {type(exc).__name__}: {str(exc)[:80]} |"
         print(line, flush=True)
+        lines.append(line)
         print(f"{doc}: {time.monotonic() - start:.1f} s", file=sys.stderr, flush=True)
         if args.failures:
             args.failures.write_text(json.dumps(details, indent=1, sort_keys=True, default=str))
 
+    if args.write is not None:
+        from doc_tables import write_table  # noqa: PLC0415 - a script beside this one
+
+        write_table(args.write, "serve-oracle", "\n".join(lines),
+                    shlex.join(["scripts/serve_oracle.py", *sys.argv[1:]]))
 
 if __name__ == "__main__":
     main()

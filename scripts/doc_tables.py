@@ -1,0 +1,51 @@
+"""Measurement tables in docs/, written by the target that measures them.
+
+A table lives in its page between ``<!-- table:NAME -->`` and ``<!-- /table:NAME -->``;
+``write_table`` replaces what is between the markers (or appends the block) with the
+table under a line saying when, on what machine, under what load and by which command
+it was measured. Pages are never edited by hand for figures: the next run rewrites them.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+
+def provenance(command: str, when: datetime | None = None) -> str:
+    """One line: date, machine, load, command."""
+    when = when or datetime.now(UTC)
+    try:
+        load = f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        load = "unknown"
+    memory = _memory_gib()
+    return (f"_Measured {when:%Y-%m-%d %H:%M} UTC on {platform.machine()} "
+            f"{platform.system()}, {os.cpu_count()} cores{memory}, load average {load} at "
+            f"the start; command: `{command}`._")
+
+
+def _memory_gib() -> str:
+    try:
+        text = Path("/proc/meminfo").read_text()
+    except OSError:
+        return ""
+    found = re.search(r"^MemTotal:\s+(\d+) kB", text, re.M)
+    return f", {int(found.group(1)) / 1024 / 1024:.0f} GiB" if found else ""
+
+
+def write_table(page: Path, name: str, table: str, command: str,
+                when: datetime | None = None) -> None:
+    """Put ``table`` (Markdown) in ``page`` as the block ``name``, with its provenance."""
+    start, end = f"<!-- table:{name} -->", f"<!-- /table:{name} -->"
+    block = f"{start}\n{provenance(command, when)}\n\n{table.strip()}\n{end}"
+    text = page.read_text(encoding="utf-8") if page.exists() else ""
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: block, text, count=1)
+    else:
+        text = text.rstrip("\n") + ("\n\n" if text else "") + block + "\n"
+    page.write_text(text, encoding="utf-8")
