@@ -10,6 +10,7 @@ Cloudflare tool is reached and a fixed slice called. `make discover-walk`
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import threading
@@ -261,3 +262,31 @@ def test_search_is_ranked_deterministic_and_paged() -> None:
     assert "limit" in bad.content[0].text
     assert unknown.is_error
     assert "broadcast_get_channel" in unknown.content[0].text
+
+
+def test_discovery_has_the_same_server_shell_as_direct_serving() -> None:
+    """serverInfo version (catalog digest), and a call whose handler raises is a result,
+    never the end of the server: the discovery server is built like make_server's."""
+    from toolcat.runtime.discover import make_discovery_server
+    from toolcat.runtime.embed import server_version
+
+    catalog = open_catalog(EXAMPLE_OUTPUT)
+
+    async def boom(name: str, arguments: dict[str, Any]) -> Any:
+        raise asyncio.CancelledError   # raised by the handler itself, not a cancellation
+
+    server = make_discovery_server("broadcast", catalog["tools"], boom,
+                                   version=server_version(catalog))
+
+    async def run() -> tuple[Any, Any, Any]:
+        async with Client(server, mode="legacy") as client:
+            failed = await client.call_tool("call_tool", {"name": "broadcast_list_channels",
+                                                          "arguments": {}})
+            listed = await client.list_tools()
+            return client.server_info, failed, listed
+
+    info, failed, listed = anyio.run(run)
+    assert info.version == server_version(catalog)
+    assert failed.is_error
+    assert "CancelledError" in failed.content[0].text
+    assert len(listed.tools) == 3

@@ -20,6 +20,9 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
+from .containment import contain
+from .listing import CACHE_HINTS
+from .longrun import REPORTER
 from .mcp_server import Entry, Handler, argument_errors, call_entry, entries_of
 from .profiles import profiled_tool
 from .search import SearchIndex
@@ -149,7 +152,9 @@ class Discovery:
         called = {"name": name, "annotations": entry.tool.get("annotations", {})}
         return result.model_copy(update={"meta": {**(result.meta or {}), META_KEY: called}})
 
-    def server(self, name: str) -> Server[Any]:
+    def server(self, name: str, version: str = "") -> Server[Any]:
+        """The same server shell as a direct catalog's (mcp_server.make_server): version,
+        cache hints, progress reporting, and one call never ending the server."""
         listed = [e.wire for e in self.meta.values()]
 
         async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None
@@ -158,12 +163,18 @@ class Discovery:
 
         async def call_tool(ctx: Any, params: types.CallToolRequestParams
                             ) -> types.CallToolResult:
-            return await self.call(params.name, dict(params.arguments or {}))
+            reporting = REPORTER.set(ctx.session.report_progress)
+            try:
+                return await self.call(params.name, dict(params.arguments or {}))
+            finally:
+                REPORTER.reset(reporting)
 
-        return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
+        return Server(name, version=version, cache_hints=CACHE_HINTS,
+                      on_list_tools=list_tools, on_call_tool=contain(call_tool))
 
 
 def make_discovery_server(name: str, catalog_entries: Sequence[dict[str, Any]],
-                          handler: Handler, profile: str | None = None) -> Server[Any]:
+                          handler: Handler, profile: str | None = None,
+                          version: str = "") -> Server[Any]:
     """A low-level MCP server that lists the meta-tools and serves the catalog through them."""
-    return Discovery(name, catalog_entries, handler, profile).server(name)
+    return Discovery(name, catalog_entries, handler, profile).server(name, version)

@@ -49,7 +49,8 @@ def build_server(catalog: dict[str, Any], *, base_url: str | None = None,
     entries = toolset_entries(catalog, toolset)
     handler = ApiHandler(catalog, options, environ)
     if mode == "discover":
-        return make_discovery_server(str(catalog["name"]), entries, handler, schema_profile)
+        return make_discovery_server(str(catalog["name"]), entries, handler, schema_profile,
+                                     version=server_version(catalog))
     view = None if schema_profile is None else partial(profiled_tool, profile=schema_profile)
     return make_server(str(catalog["name"]), [e["tool"] for e in entries], handler, view,
                        version=server_version(catalog))
