@@ -17,6 +17,7 @@ from toolcat.cache.formatted import cached_formatter
 from toolcat.model.types import Catalog
 from toolcat.render import python_module
 from toolcat.render.python_module import render_python
+from toolcat.text import python_format
 from toolcat.text.python_format import black_format, black_key
 
 
@@ -90,7 +91,7 @@ def test_black_version_is_part_of_the_key(example_catalog: Catalog, fresh: bytes
     black_run = Counting()
     formatter = cached_formatter(black_run, black_key)
     render_python(example_catalog, formatter=formatter)
-    monkeypatch.setattr(python_module, "version", lambda name: "0.0.0")
+    monkeypatch.setattr(python_format, "version", lambda name: "0.0.0")
     result = render_python(example_catalog, formatter=formatter)
     assert black_run.calls == 2, "an answer of another black version was reused"
     assert result.split(b"\n", 1)[0] != fresh.split(b"\n", 1)[0]

@@ -52,7 +52,7 @@ def test_shallow_types_the_top_level_and_opens_the_rest(tmp_path: Path) -> None:
     spec = write_spec(tmp_path, SPEC, "spec.json")
     catalog = generate(spec, output_schemas="shallow")
     thing = tool(catalog, "get_thing")["tool"]["outputSchema"]
-    assert thing == {"type": "object", "required": ["name", "kind"], "properties": {
+    assert thing == {"type": "object", "required": ["kind", "name"], "properties": {
         "name": {"type": "string"}, "kind": {"type": "string"},
         "size": {"type": ["null", "number"]}, "parent": {"type": "object"},
         "item": {"type": "object"}, "choice": {"type": ["integer", "string"]},
