@@ -58,7 +58,7 @@ lint: $(STAMP)
 
 # Every corpus document: requests toolcat serve would send, judged offline by tests/oracle.
 serve-oracle: $(STAMP) $(ORACLE_STAMP)
-	nice -n 10 $(BIN)/python scripts/serve_oracle.py --count 2 --write docs/contract-fidelity.md
+	nice -n 10 $(BIN)/python scripts/serve_oracle.py --count 2 --write docs/serve.md
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py --scaling --write docs/performance.md

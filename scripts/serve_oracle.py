@@ -87,7 +87,7 @@ def main() -> None:
                         help="write every request not accepted (tool, arguments, verdict) as JSON")
     parser.add_argument("documents", nargs="*", help="default: every corpus document")
     parser.add_argument("--write", type=Path, default=None, metavar="PAGE",
-                        help="also write the table into PAGE (docs/contract-fidelity.md), "
+                        help="also write the table into PAGE (docs/serve.md), "
                              "with date, machine, load and command")
     args = parser.parse_args()
     lines: list[str] = []

@@ -38,5 +38,9 @@ def test_the_measuring_targets_write_their_pages() -> None:
     makefile = (REPO / "Makefile").read_text()
     for script_name, page in (("bench.py", "docs/performance.md"),
                               ("oracle_table.py", "docs/contract-fidelity.md"),
-                              ("serve_oracle.py", "docs/contract-fidelity.md")):
+                              ("serve_oracle.py", "docs/serve.md")):
         assert re.search(rf"scripts/{script_name} [^\n]*--write {page}", makefile), script_name
+        block = "table:" + {"bench.py": "bench", "oracle_table.py": "fidelity-oracle",
+                            "serve_oracle.py": "serve-oracle"}[script_name]
+        if script_name != "bench.py":   # bench's block is added by its first run
+            assert f"<!-- {block} -->" in (REPO / page).read_text(), (page, block)
