@@ -5,11 +5,12 @@ answers every request ``200 {}``."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from .http_stub import serving
 
 
 @dataclass(frozen=True)
@@ -49,12 +50,6 @@ def recording_api(answer: object | None = None) -> Iterator[RecordingApi]:
         def log_message(self, *args: object) -> None:
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    api.base = f"http://127.0.0.1:{httpd.server_address[1]}/api"
-    try:
+    with serving(Handler) as url:
+        api.base = f"{url}/api"
         yield api
-    finally:
-        httpd.shutdown()
-        httpd.server_close()

@@ -8,15 +8,15 @@ checked before any of this, is test_serve_redirects_and_size.py's.)
 from __future__ import annotations
 
 import base64
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from helpers.fixtures import generate, write_spec
+from helpers.http_stub import serving
 from mcp import Client
 from toolcat.runtime.embed import build_server
 
@@ -56,12 +56,8 @@ def api() -> Iterator[tuple[str, list[str]]]:
         def log_message(self, *args: Any) -> None:
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}", seen
-    finally:
-        httpd.shutdown()
+    with serving(Handler) as url:
+        yield url, seen
 
 
 @pytest.fixture(scope="module")

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from helpers.generate import run_cli
+from helpers.http_stub import serving
 from helpers.paths import REPO
 from helpers.serve_session import stdio_session
 from jsonschema import Draft202012Validator
@@ -131,14 +131,8 @@ class _Stub(BaseHTTPRequestHandler):
 def stub() -> Iterator[tuple[str, list[dict[str, Any]]]]:
     seen: list[dict[str, Any]] = []
     handler = type("Handler", (_Stub,), {"seen": seen})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(handler) as url:
+        yield url, seen
 
 
 def _serve_calls(config: Path, base: str, env: dict[str, str],

@@ -14,13 +14,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
+from helpers.http_stub import serving
 from helpers.paths import REPO
 from helpers.verify_run import run_verify
 
@@ -66,14 +66,9 @@ def api() -> Iterator[Api]:
         def log_message(self, *args: object) -> None:
             pass
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    record.base = f"http://127.0.0.1:{httpd.server_address[1]}/api"
-    try:
+    with serving(Handler) as url:
+        record.base = f"{url}/api"
         yield record
-    finally:
-        httpd.shutdown()
 
 
 @pytest.fixture(scope="module")
