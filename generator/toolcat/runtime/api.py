@@ -28,7 +28,8 @@ from urllib.parse import urljoin, urlsplit
 import anyio
 import httpx2
 
-from ..vocab.credentials import default_env_var, scheme_variable
+from ..vocab.credentials import default_env_var
+from ..vocab.credentials import scheme_variables as catalog_scheme_variables
 from ..vocab.mcp import IF_MATCH
 from . import longrun
 from .content import Blob, is_text
@@ -59,16 +60,10 @@ class ApiOptions:
 def scheme_variables(catalog: dict[str, Any], credentials: Mapping[str, str]
                      ) -> dict[str, str]:
     """Every security scheme some tool of the catalog uses -> the variable holding it
-    (vocab/credentials.py: the config's ``credentials:`` entry, else the variable the
-    binding records, else ``TOOLCAT_<CATALOG>_<SCHEME>``)."""
-    name = str(catalog.get("name", "catalog"))
-    found: dict[str, str] = {}
-    for entry in catalog["tools"]:
-        for alternative in entry["binding"].get("security", []):
-            for scheme in alternative:
-                if scheme.get("type") != "undeclared":
-                    found.setdefault(scheme["id"], scheme_variable(name, scheme, credentials))
-    return dict(sorted(found.items()))
+    (vocab/credentials.py: the one rule serve, verify and mcp-config share)."""
+    return catalog_scheme_variables(str(catalog.get("name", "catalog")),
+                                    [entry["binding"] for entry in catalog["tools"]],
+                                    credentials)
 
 
 def origin(url: str) -> tuple[str, str, int | None]:

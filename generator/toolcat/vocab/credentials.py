@@ -26,10 +26,21 @@ def scheme_variable(catalog: str, scheme: Mapping[str, Any], credentials: Mappin
     return credentials.get(name) or scheme.get("env") or default_env_var(catalog, name)
 
 
+def scheme_variables(catalog: str, bindings: Iterable[Mapping[str, Any]],
+                     credentials: Mapping[str, str]) -> dict[str, str]:
+    """Every security scheme some binding uses -> the variable it is read from, by scheme id
+    (a scheme of type ``undeclared``, whose place the document never says, is never read)."""
+    found: dict[str, str] = {}
+    for binding in bindings:
+        for alternative in binding.get("security") or []:
+            for scheme in alternative:
+                if scheme.get("type") != "undeclared":
+                    found.setdefault(str(scheme["id"]),
+                                     scheme_variable(catalog, scheme, credentials))
+    return dict(sorted(found.items()))
+
+
 def credential_variables(catalog: str, bindings: Iterable[Mapping[str, Any]],
                          credentials: Mapping[str, str]) -> list[str]:
     """Every variable some tool of the catalog may read a credential from, sorted."""
-    return sorted({scheme_variable(catalog, scheme, credentials)
-                   for binding in bindings
-                   for alternative in binding.get("security") or []
-                   for scheme in alternative})
+    return sorted(set(scheme_variables(catalog, bindings, credentials).values()))
