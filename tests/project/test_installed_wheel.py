@@ -172,6 +172,7 @@ def test_wheel_installed_with_user(tmp_path: Path, wheel: Path) -> None:
     script = userbase / "bin" / "toolcat"
     project = tmp_path / "project"
     (project / "api").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)   # a team's repository
     (project / "api" / "openapi.json").write_text(json.dumps(SPEC))
     env["TOOLCAT_CACHE"] = "off"
     for step in (("init",), ("generate",), ("check",)):
