@@ -4,7 +4,7 @@
 
 Documents: the committed example and a few corpus documents (their catalogs generated into a
 temporary folder, never committed), each served over stdio by `toolcat serve --timeout 2` in
-front of the stub API of scripts/stub_api.py on 127.0.0.1, with a distinctive secret set for
+front of the stub API of tests/helpers/stub_api.py on 127.0.0.1, with a distinctive secret set for
 every security scheme the catalog names. Each case picks a document, a tool, arguments drawn
 from the tool's inputSchema (hypothesis-jsonschema, derandomized) with, usually, one value
 replaced by a hostile one (dot segments, reserved characters, CR/LF, NUL, lone surrogates,
@@ -43,12 +43,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from stub_api import SHAPES, StubApi
-
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 sys.path.insert(0, str(REPO / "tests"))
 from helpers.draw import draw_arguments  # noqa: E402 - the tests' seeded hypothesis draws
+from helpers.stub_api import SHAPES, StubApi, shape  # noqa: E402 - the tests' stub API
 
 DOCUMENTS = {   # name -> spec (None: the committed example, served by its config name)
     "broadcast": None,
@@ -218,10 +217,11 @@ def run_case(served: Served, api: StubApi, rng: random.Random, number: int,
     tool = rng.choice(sorted(served.tools))
     entry = served.tools[tool]
     arguments = arguments_for(rng, entry)
-    api.shape = rng.choices(list(API_SHAPES), weights=list(API_SHAPES.values()))[0]
-    tally.shapes[api.shape] += 1
+    answer = rng.choices(list(API_SHAPES), weights=list(API_SHAPES.values()))[0]
+    api.answer = shape(answer, drip_seconds=0.25)
+    tally.shapes[answer] += 1
     before = len(api.seen)
-    label = f"case {number} {served.name}/{tool} api={api.shape}"
+    label = f"case {number} {served.name}/{tool} api={answer}"
     send(served, {"jsonrpc": "2.0", "id": number, "method": "tools/call",
                   "params": {"name": tool, "arguments": arguments}})
     answer = wait(served, number, DEADLINE)
@@ -246,7 +246,6 @@ def fuzz(cases: int, seed: int, documents: list[str]) -> Tally:
     rng = random.Random(seed)
     tally = Tally()
     with tempfile.TemporaryDirectory(prefix="fuzz-serve-") as work, StubApi() as api:
-        api.drip_seconds = 0.25
         served = [prepare(n, s, Path(work)) for n, s in DOCUMENTS.items()
                   if n in documents and (s is None or s.exists())]
         forms = secret_forms({k: v for s in served for k, v in s.secrets.items()})

@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/soak_serve.py [--calls 20000] [--json]
 
-Starts the stub API of scripts/stub_api.py on 127.0.0.1 and `toolcat serve broadcast` (the
+Starts the stub API of tests/helpers/stub_api.py on 127.0.0.1 and `toolcat serve broadcast` (the
 committed example catalog) over stdio, warms up with 200 calls, reads the server's resident
 set size (VmRSS, Linux /proc), sends `--calls` tools/call requests (rotating over read tools,
 a write, an invalid call and an unknown tool), and reads it again. Prints calls, seconds and
@@ -21,9 +21,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from stub_api import StubApi
-
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+from helpers.stub_api import StubApi, shape  # noqa: E402 - the tests' stub API
+
 CALLS = [
     ("broadcast_get_channel", {"channelId": 7}),
     ("broadcast_list_channels", {"pageSize": 5, "query": "news"}),
@@ -80,7 +81,7 @@ class Session:
 
 
 def soak(calls: int) -> dict[str, Any]:
-    with StubApi() as api:
+    with StubApi(shape("ok")) as api:
         session = Session(api.url)
         session.calls(200)
         start_rss = rss_mib(session.process.pid)

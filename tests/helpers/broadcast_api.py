@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -22,6 +20,8 @@ from urllib.parse import unquote, urlsplit
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
+
+from .stub_api import Arrived, Conn
 
 SPEC_URI = "urn:spec"
 METHODS = ("get", "put", "post", "delete", "patch")
@@ -153,7 +153,7 @@ class SpecServer:
 
     # --- answering -----------------------------------------------------------------------
 
-    def answer(self, key: str, method: str, resource: str,
+    def reply(self, key: str, method: str, resource: str,
                headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
         template = key.split(" ", 1)[1]
         op = self.spec["paths"][template][method.lower()]
@@ -179,43 +179,22 @@ class SpecServer:
         out_headers["Content-Type"] = "application/json"
         return int(status), out_headers, json.dumps(value).encode()
 
-    # --- serving -------------------------------------------------------------------------
+    # --- serving: `with StubApi(spec_server.answer) as api` ------------------------------
 
-    def start(self) -> tuple[ThreadingHTTPServer, str]:
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            # Headers and body in one write: otherwise delayed ACKs cost 40 ms a request.
-            wbufsize = 1 << 16
-            disable_nagle_algorithm = True
-            def _any(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                body = self.rfile.read(length) if length else b""
-                headers = {k.lower(): v for k, v in self.headers.items()}
-                key, _, errors = owner.judge(self.command, self.path, headers, body)
-                owner.seen.append(Recorded(self.command, self.path, key, not errors, errors,
-                                           headers, body))
-                if errors or key is None:
-                    status, out, data = 400, {"Content-Type": "application/problem+json"}, (
-                        json.dumps({"title": "Bad Request", "errors": errors}).encode())
-                else:
-                    resource = urlsplit(self.path).path
-                    status, out, data = owner.answer(key, self.command, resource, headers)
-                self.send_response(status)
-                for name, value in out.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            do_GET = do_PUT = do_POST = do_DELETE = do_PATCH = _any
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
-        return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+    def answer(self, arrived: Arrived, conn: Conn) -> None:
+        """Judge one request, record the verdict, answer it (400 with the errors when bad)."""
+        headers = arrived.headers
+        key, _, errors = self.judge(arrived.method, arrived.target, headers, arrived.body)
+        self.seen.append(Recorded(arrived.method, arrived.target, key, not errors, errors,
+                                  headers, arrived.body))
+        if errors or key is None:
+            problem = {"title": "Bad Request", "errors": errors}
+            conn.json(400, problem, headers={"Content-Type": "application/problem+json"},
+                      keep_alive=True)
+            return
+        resource = urlsplit(arrived.target).path
+        status, out, data = self.reply(key, arrived.method, resource, headers)
+        conn.respond(status, data, out, keep_alive=True, media=None)
 
 
 def _coerce(raw: str, schema: dict[str, Any]) -> Any:

@@ -20,14 +20,9 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from .paths import REPO
+from .stub_api import free_port
 
 SERVE = ["-c", "from toolcat.cli import main; main()", "serve"]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @asynccontextmanager
@@ -44,7 +39,7 @@ async def stdio_session(*args: str, env: dict[str, str] | None = None,
 def http_process(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None,
                  host: str = "127.0.0.1") -> Iterator[int]:
     """`toolcat serve --transport http` on a free port (yielded) until the block ends."""
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen([sys.executable, *SERVE, *args, "--transport", "http",
                                 "--host", host, "--port", str(port)], cwd=cwd,
                                stderr=subprocess.PIPE, env=env)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import socket
 import subprocess
 import time
 import urllib.request
@@ -29,6 +28,7 @@ import pytest
 from helpers.generate import run_cli
 from helpers.paths import REPO
 from helpers.serve_session import stdio_session
+from helpers.stub_api import free_port
 
 LIVE_BIN = REPO / ".venv-live" / "bin"
 USER, PASSWORD = "ann", "s3cret-pass-42"
@@ -103,18 +103,12 @@ actions:
 """.replace("RECORD", "$.paths['/buckets/{bucket_id}/collections/{collection_id}/records/{id}']")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def kinto(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     if not (LIVE_BIN / "kinto").exists():
         pytest.skip("the live-server venv is absent: run `make .venv-live/.installed-stamp` "
                     "(make test builds it)")
-    port = _free_port()
+    port = free_port()
     ini = tmp_path / "kinto.ini"
     ini.write_text(INI.format(port=port))
     log = tmp_path / "kinto.log"

@@ -18,7 +18,7 @@ from typing import Any
 import anyio
 import pytest
 from helpers.fixtures import generate, real_catalog, tool, write_spec
-from helpers.recording_api import recording_api
+from helpers.stub_api import StubApi
 from mcp import Client
 from toolcat.errors import ToolcatError
 from toolcat.runtime.embed import build_server
@@ -48,8 +48,8 @@ def test_the_cloudflare_tool_is_called_and_its_pattern_judged() -> None:
                     await client.call_tool(name, claim("not-a-claim")),
                     await client.call_tool(name, claim(f"{CONFIG_ID}:$.x\n"))]
 
-    with recording_api() as api:
-        good, bad, newline = anyio.run(run, api.base)
+    with StubApi() as api:
+        good, bad, newline = anyio.run(run, f"{api.url}/api")
     assert not good.is_error, good.content
     assert bad.is_error
     assert "auth_id_characteristics" in bad.content[0].text

@@ -18,7 +18,7 @@ from typing import Any
 import anyio
 import pytest
 from helpers.fixtures import generate, write_spec
-from helpers.recording_api import recording_api
+from helpers.stub_api import StubApi
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from mcp import Client
 from toolcat.runtime.api import ApiHandler, ApiOptions
@@ -68,8 +68,8 @@ def _call(catalog: dict[str, Any], arguments: dict[str, Any], *, schema: bool
                           mode="legacy") as client:
             return await client.call_tool("get_prefs", arguments)
 
-    with recording_api() as api:
-        result = anyio.run(run, api.base)
+    with StubApi() as api:
+        result = anyio.run(run, f"{api.url}/api")
     return result, api.seen
 
 

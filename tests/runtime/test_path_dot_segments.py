@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 import pytest
 from helpers.fixtures import generate, write_spec
-from helpers.recording_api import recording_api
+from helpers.stub_api import StubApi
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from mcp import Client
 from toolcat.runtime.api import ApiHandler, ApiOptions
@@ -109,8 +109,8 @@ def test_every_call_through_the_server_stays_under_its_template(
                 results.append(await client.call_tool(TOOLS[op], benign))
         return results
 
-    with recording_api() as api:
-        results = anyio.run(run, api.base)
+    with StubApi() as api:
+        results = anyio.run(run, f"{api.url}/api")
     hostile, benign = results[:len(CASES)], results[len(CASES):]
     assert all(r.is_error for r in hostile)
     assert not any(r.is_error for r in benign), [r.content for r in benign if r.is_error]
@@ -127,8 +127,8 @@ def test_the_runtime_refuses_a_dot_segment_the_schema_let_through(
     """A caller that skips the inputSchema (a hand-built server, `ApiHandler` itself) still
     sends nothing: the refusal names the argument."""
     bad = next(a for a, v in arguments.items() if v not in BENIGN.values())
-    with recording_api() as api:
-        handler = ApiHandler(catalog, ApiOptions(base_url=api.base))
+    with StubApi() as api:
+        handler = ApiHandler(catalog, ApiOptions(base_url=f"{api.url}/api"))
         outcome = anyio.run(handler, name, arguments)
     assert api.seen == []
     assert outcome.is_error

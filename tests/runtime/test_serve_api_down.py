@@ -4,19 +4,17 @@ and never a JSON-RPC error (the agent can tell the user; the session goes on).""
 from __future__ import annotations
 
 import json
-import socket
 
 import anyio
 from helpers.paths import EXAMPLE_OUTPUT
+from helpers.stub_api import free_port
 from mcp import Client
 from toolcat.runtime.api import ApiHandler, ApiOptions
 from toolcat.runtime.mcp_server import make_server
 
 
 def test_unreachable_api_is_an_error_result() -> None:
-    with socket.socket() as sock:   # a port that was free a moment ago: nobody listens
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()   # nobody listens there
     catalog = json.loads((EXAMPLE_OUTPUT / "catalog.json").read_text())
     handler = ApiHandler(catalog, ApiOptions(base_url=f"http://127.0.0.1:{port}", timeout=5))
     server = make_server("broadcast", [e["tool"] for e in catalog["tools"]], handler)

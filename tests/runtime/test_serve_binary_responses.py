@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from helpers.fixtures import generate, write_spec
-from helpers.http_stub import serving
+from helpers.stub_api import Arrived, Conn, StubApi
 from mcp import Client
 from toolcat.runtime.embed import build_server
 
@@ -39,25 +38,15 @@ SPEC = {"openapi": "3.1.0", "info": {"title": "files", "version": "1"},
                   for path, (media, _) in FILES.items()}}
 
 
+def _download(arrived: Arrived, conn: Conn) -> None:
+    media, body = FILES[arrived.target.removeprefix("/v1").split("?")[0]]
+    conn.respond(200, body, media=media)
+
+
 @pytest.fixture(scope="module")
-def api() -> Iterator[tuple[str, list[str]]]:
-    seen: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            seen.append(self.path)
-            media, body = FILES[self.path.removeprefix("/v1").split("?")[0]]
-            self.send_response(200)
-            self.send_header("Content-Type", media)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    with serving(Handler) as url:
-        yield url, seen
+def api() -> Iterator[StubApi]:
+    with StubApi(_download) as stub:
+        yield stub
 
 
 @pytest.fixture(scope="module")
@@ -77,27 +66,27 @@ def _call(catalog: dict[str, Any], base: str, name: str, mode: str = "legacy") -
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 def test_an_image_is_an_image_block_with_its_media_type(
-        catalog: Any, api: Any, mode: str) -> None:
-    base, seen = api
+        catalog: Any, api: StubApi, mode: str) -> None:
+    base = api.url
     result = _call(catalog, base, "poster", mode)
     assert not result.is_error
     text, image = result.content
     assert (image.type, image.mime_type) == ("image", "image/png")
     assert base64.b64decode(image.data) == PNG
     assert text.text == f"HTTP 200: {len(PNG)} bytes of image/png from {base}/v1/poster.png"
-    assert seen[-1] == "/v1/poster.png"
+    assert api.seen[-1].target == "/v1/poster.png"
 
 
-def test_audio_is_an_audio_block(catalog: Any, api: Any) -> None:
-    audio = _call(catalog, api[0], "theme").content[1]
+def test_audio_is_an_audio_block(catalog: Any, api: StubApi) -> None:
+    audio = _call(catalog, api.url, "theme").content[1]
     assert (audio.type, audio.mime_type) == ("audio", "audio/mpeg")
     assert base64.b64decode(audio.data) == FILES["/theme.mp3"][1]
 
 
 @pytest.mark.parametrize(("name", "path"), [("guide", "/guide.pdf"), ("dump", "/dump.bin")])
 def test_other_binaries_are_embedded_resource_blobs(
-        catalog: Any, api: Any, name: str, path: str) -> None:
-    base = api[0]
+        catalog: Any, api: StubApi, name: str, path: str) -> None:
+    base = api.url
     block = _call(catalog, base, name).content[1]
     assert block.type == "resource"
     media, body = FILES[path]
@@ -106,21 +95,21 @@ def test_other_binaries_are_embedded_resource_blobs(
     assert base64.b64decode(block.resource.blob) == body
 
 
-def test_text_stays_text(catalog: Any, api: Any) -> None:
-    result = _call(catalog, api[0], "notes")
+def test_text_stays_text(catalog: Any, api: StubApi) -> None:
+    result = _call(catalog, api.url, "notes")
     assert [(b.type, b.text) for b in result.content] == [("text", "Grüße\n")]
 
 
-def test_the_resource_uri_drops_a_query_credential(tmp_path: Path, api: Any) -> None:
+def test_the_resource_uri_drops_a_query_credential(tmp_path: Path, api: StubApi) -> None:
     spec = {**SPEC, "components": {"securitySchemes": {
         "key": {"type": "apiKey", "in": "query", "name": "key"}}}, "security": [{"key": []}]}
     catalog = generate(write_spec(tmp_path, spec), name="files")
-    server = build_server(catalog, base_url=api[0], environ={"TOOLCAT_FILES_KEY": "s3cr3t-k"})
+    server = build_server(catalog, base_url=api.url, environ={"TOOLCAT_FILES_KEY": "s3cr3t-k"})
 
     async def run() -> Any:
         async with Client(server, mode="legacy") as client:
             return await client.call_tool("guide", {})
 
     block = anyio.run(run).content[1]
-    assert api[1][-1] == "/v1/guide.pdf?key=s3cr3t-k"  # sent to the API
-    assert block.resource.uri == f"{api[0]}/v1/guide.pdf"  # not shown to the agent
+    assert api.seen[-1].target == "/v1/guide.pdf?key=s3cr3t-k"  # sent to the API
+    assert block.resource.uri == f"{api.url}/v1/guide.pdf"  # not shown to the agent

@@ -15,9 +15,9 @@ from typing import Any
 import anyio
 from helpers.fixtures import run_cli, write_spec
 from helpers.generate import CLI
-from helpers.raw_api import RawApi, respond, respond_json
 from helpers.serve_catalog import call, catalog, entry
 from helpers.serve_session import stdio_session
+from helpers.stub_api import StubApi, replying
 
 SECRET = "qk-s3cr3t/+value"
 OK = {"200": {"description": "ok", "content": {"application/json": {
@@ -72,16 +72,13 @@ def test_an_unset_variable_is_a_warning_naming_it_and_the_tools(tmp_path: Path) 
 
 
 def test_a_401_names_the_credential_sent_or_missing() -> None:
-    api = RawApi(lambda a, c: respond(c, 401, b"go away", {"Content-Type": "text/plain"}))
-    base = api.start()
     token = {"id": "token", "type": "http", "scheme": "bearer"}
-    cat = catalog(entry("t", server=base, security=[[token]]))
-    try:
+    with StubApi(lambda a, c: c.respond(401, b"go away", {"Content-Type": "text/plain"})
+                 ) as api:
+        cat = catalog(entry("t", server=api.url, security=[[token]]))
         sent = call(cat, "t", environ={"TOOLCAT_DEMO_TOKEN": "abcdef-token"})
         unsent = call(cat, "t", environ={})
-    finally:
-        api.stop()
-    assert [a.headers.get("authorization") for a in api.arrived] == ["Bearer abcdef-token",
+    assert [a.headers.get("authorization") for a in api.seen] == ["Bearer abcdef-token",
                                                                     None]
     assert sent.content[-1].text.startswith(
         "Credential sent: 'token' (from TOOLCAT_DEMO_TOKEN). The API refused it")
@@ -90,24 +87,20 @@ def test_a_401_names_the_credential_sent_or_missing() -> None:
 
 
 def test_request_log_has_method_redacted_url_status_and_duration(tmp_path: Path) -> None:
-    api = RawApi(lambda a, c: respond_json(c, 200, {"ok": True}))
-    base = api.start()
-    config = _project(tmp_path, base, {})
     log = tmp_path / "requests.log"
 
-    async def run() -> Any:
+    async def run(config: Path) -> Any:
         with anyio.fail_after(60):
             async with stdio_session("demo", "--config", str(config), "--log-requests",
                                      str(log), env={"TOOLCAT_DEMO_QKEY": SECRET},
                                      cwd=tmp_path) as session:
                 return await session.call_tool("get_b", {})
 
-    try:
-        result = anyio.run(run)
-    finally:
-        api.stop()
+    with StubApi(replying(200, {"ok": True})) as api:
+        base = api.url
+        result = anyio.run(run, _project(tmp_path, base, {}))
     assert not result.is_error
-    assert api.arrived[0].target.startswith("/api/b?api_key=qk-s3cr3t")
+    assert api.seen[0].target.startswith("/api/b?api_key=qk-s3cr3t")
     lines = log.read_text().splitlines()
     assert len(lines) == 1, lines
     assert f" GET {base}/api/b?api_key=*** -> 200 (" in lines[0]

@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import anyio
@@ -24,6 +22,7 @@ from helpers.draw import draw_arguments
 from helpers.fixtures import real_catalog
 from helpers.minimal_args import cheap_arguments
 from helpers.paths import EXAMPLE_OUTPUT, EXAMPLE_SPEC
+from helpers.stub_api import StubApi, replying
 from mcp import Client
 from toolcat.render.size import list_size
 from toolcat.runtime.api import ApiHandler, ApiOptions
@@ -35,36 +34,6 @@ CLOUDFLARE = ("corpus", "cloudflare", "openapi.json")
 STRIPE = ("corpus", "stripe", "spec3.yaml")
 KRATOS = ("corpus", "kratos", "api.json")
 SLICE = 100   # in-suite: every 100th Cloudflare tool (16 tools)
-
-
-class Recorder:
-    """An API on 127.0.0.1 that records each request (method, raw target, headers, body)
-    and answers 200 with a fixed JSON object."""
-
-    def __init__(self) -> None:
-        self.seen: list[tuple[str, str, list[tuple[str, str]], bytes]] = []
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def _any(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                body = self.rfile.read(length) if length else b""
-                owner.seen.append((self.command, self.path, list(self.headers.items()), body))
-                answer = b'{"recorded": true}'
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(answer)))
-                self.end_headers()
-                self.wfile.write(answer)
-
-            do_GET = do_PUT = do_POST = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = _any
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
 
 def _wire(result: Any) -> dict[str, Any]:
@@ -151,7 +120,6 @@ def test_example_calls_are_the_direct_calls_at_the_wire() -> None:
     the requests and answers with documented bodies, so results pass output checking."""
     catalog = open_catalog(EXAMPLE_OUTPUT)
     api = SpecServer(EXAMPLE_SPEC)
-    httpd, base = api.start()
     calls = [(e["tool"]["name"], args) for e in catalog["tools"]
              for args in draw_arguments(e["tool"]["inputSchema"], 1)]
     calls += [(e["tool"]["name"], {"nope": 1}) for e in catalog["tools"][:3]]
@@ -166,10 +134,9 @@ def test_example_calls_are_the_direct_calls_at_the_wire() -> None:
         def __len__(self) -> int:
             return len(api.seen)
 
-    try:
+    with StubApi(api.answer) as stub:
+        base = stub.url
         walked = _walk(catalog, calls, base, Seen(), reset=api.etags.clear)
-    finally:
-        httpd.shutdown()
     _assert_same(catalog, calls, walked)
     direct = walked[0]
     assert sum(not r.get("isError") for r in direct) >= len(catalog["tools"])
@@ -180,8 +147,7 @@ def test_example_calls_are_the_direct_calls_at_the_wire() -> None:
 def _catalog_walk(catalog: dict[str, Any], tools: list[dict[str, Any]]) -> None:
     """Reach every tool of the catalog (paging through a search with no words lists each
     once; describe gives its exact object), find each of `tools` by its name, then call
-    them both ways against the recorder."""
-    api = Recorder()
+    them both ways against a stub API that records them."""
     calls = [(t["name"], cheap_arguments(t["inputSchema"])) for t in tools]
     every = [e["tool"] for e in catalog["tools"]]
 
@@ -211,10 +177,8 @@ def _catalog_walk(catalog: dict[str, Any], tools: list[dict[str, Any]]) -> None:
     assert described == every
     assert [f.structured_content["tools"][0]["name"] for f in found] == [
         t["name"] for t in tools]
-    try:
-        walked = _walk(catalog, calls, api.base, api.seen)
-    finally:
-        api.httpd.shutdown()
+    with StubApi(replying(200, {"recorded": True})) as api:
+        walked = _walk(catalog, calls, api.url, api.seen)
     _assert_same(catalog, calls, walked)
     refused = [r for r in walked[0] if "nothing was sent" in r["content"][0]["text"]]
     assert len(walked[1]) + len(refused) == len(calls)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import anyio
 from helpers.broadcast_api import SpecServer
 from helpers.paths import EXAMPLE_OUTPUT, EXAMPLE_SPEC
+from helpers.stub_api import StubApi
 from mcp import Client
 from toolcat.runtime.embed import Caller, build_server, open_catalog
 
 
 def test_caller_and_server_from_your_own_code() -> None:
     api = SpecServer(EXAMPLE_SPEC)
-    httpd, base = api.start()
     catalog = open_catalog(EXAMPLE_OUTPUT)
 
     async def run() -> tuple[object, object, object]:
@@ -23,10 +23,9 @@ def test_caller_and_server_from_your_own_code() -> None:
             listed = await client.list_tools()
         return good, bad, listed
 
-    try:
+    with StubApi(api.answer) as stub:
+        base = stub.url
         good, bad, listed = anyio.run(run)
-    finally:
-        httpd.shutdown()
     assert good.structured == {"result": []}  # type: ignore[attr-defined]
     assert bad.is_error  # type: ignore[attr-defined]
     assert "pageSize: expected integer, got string" in bad.text  # type: ignore[attr-defined]

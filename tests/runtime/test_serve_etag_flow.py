@@ -12,6 +12,7 @@ import anyio
 from helpers.broadcast_api import SpecServer
 from helpers.paths import EXAMPLE_SPEC
 from helpers.serve_session import stdio_session
+from helpers.stub_api import StubApi
 
 ETAG = re.compile(r'ETag: ("[^"]*")')
 
@@ -24,7 +25,6 @@ def _etag(result: Any) -> str:
 
 def test_get_update_with_if_match_then_stale_etag_is_refused_with_advice() -> None:
     api = SpecServer(EXAMPLE_SPEC)
-    httpd, base = api.start()
 
     async def run() -> list[Any]:
         async with stdio_session("broadcast", "--base-url", base) as session:
@@ -40,10 +40,9 @@ def test_get_update_with_if_match_then_stale_etag_is_refused_with_advice() -> No
             stale = await session.call_tool("broadcast_update_channel", update)
             return [got, ok, stale]
 
-    try:
+    with StubApi(api.answer) as stub:
+        base = stub.url
         got, ok, stale = anyio.run(run)
-    finally:
-        httpd.shutdown()
     assert not got.is_error
     assert _etag(got) == '"v1"'
     assert not ok.is_error, ok.content[0].text

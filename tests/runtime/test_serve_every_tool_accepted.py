@@ -16,6 +16,7 @@ from helpers.broadcast_api import SpecServer
 from helpers.draw import draw_arguments
 from helpers.paths import EXAMPLE_OUTPUT, EXAMPLE_SPEC
 from helpers.serve_session import stdio_session
+from helpers.stub_api import StubApi
 
 PER_TOOL = 3   # per variant (as drawn, and with every optional property): 6 calls a tool
 
@@ -23,7 +24,6 @@ PER_TOOL = 3   # per variant (as drawn, and with every optional property): 6 cal
 def test_every_tool_call_is_accepted_by_the_spec_server() -> None:
     catalog = json.loads((EXAMPLE_OUTPUT / "catalog.json").read_text())
     api = SpecServer(EXAMPLE_SPEC)
-    httpd, base = api.start()
     calls: list[tuple[str, dict[str, Any]]] = [
         (entry["tool"]["name"], arguments)
         for entry in catalog["tools"]
@@ -43,10 +43,9 @@ def test_every_tool_call_is_accepted_by_the_spec_server() -> None:
                 sent.append(len(api.seen) - before)
             return listed.tools, results
 
-    try:
+    with StubApi(api.answer) as stub:
+        base = stub.url
         tools, results = anyio.run(run)
-    finally:
-        httpd.shutdown()
     assert [t.model_dump(by_alias=True, exclude_none=True) for t in tools] == [
         e["tool"] for e in catalog["tools"]]
     rejected = [(r.method, r.target, r.errors) for r in api.seen if not r.ok]

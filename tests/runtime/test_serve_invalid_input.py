@@ -12,6 +12,7 @@ import pytest
 from helpers.broadcast_api import SpecServer
 from helpers.paths import EXAMPLE_SPEC
 from helpers.serve_session import http_session
+from helpers.stub_api import StubApi
 from mcp.shared.exceptions import MCPError
 
 CREATE = {"name": "News", "number": "4.1", "ffmpegProfileId": 1,
@@ -42,7 +43,6 @@ TABLE: list[tuple[str, dict[str, Any], str]] = [
 
 def test_invalid_arguments_never_reach_the_api() -> None:
     api = SpecServer(EXAMPLE_SPEC)
-    httpd, base = api.start()
 
     async def run() -> tuple[list[Any], MCPError]:
         async with http_session("broadcast", "--base-url", base) as session:
@@ -51,10 +51,9 @@ def test_invalid_arguments_never_reach_the_api() -> None:
                 await session.call_tool("broadcast_launch_rocket", {})
             return results, unknown.value
 
-    try:
+    with StubApi(api.answer) as stub:
+        base = stub.url
         results, unknown = anyio.run(run)
-    finally:
-        httpd.shutdown()
     assert api.seen == []
     for (name, args, expected), result in zip(TABLE, results, strict=True):
         assert result.is_error, (name, args)

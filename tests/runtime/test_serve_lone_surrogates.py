@@ -12,16 +12,15 @@ from typing import Any
 import anyio
 from helpers.broadcast_api import SpecServer
 from helpers.paths import EXAMPLE_SPEC
-from helpers.raw_api import RawApi, respond
 from helpers.serve_catalog import call, catalog, entry
 from helpers.serve_session import stdio_session
+from helpers.stub_api import StubApi
 
 NOTE = "was not valid Unicode (a lone surrogate"
 
 
 def test_lone_surrogate_in_an_answer_is_replaced_and_the_server_lives_on() -> None:
     api = SpecServer(EXAMPLE_SPEC)
-    httpd, base = api.start()
 
     async def run() -> list[Any]:
         # A server that died on the byte leaves the client waiting: bound it.
@@ -37,10 +36,9 @@ def test_lone_surrogate_in_an_answer_is_replaced_and_the_server_lives_on() -> No
             after = await session.call_tool("broadcast_list_schedules", {})
             return [plain, odd, after]
 
-    try:
+    with StubApi(api.answer) as stub:
+        base = stub.url
         plain, odd, after = anyio.run(run)
-    finally:
-        httpd.shutdown()
     assert not plain.is_error
     assert not odd.is_error, odd.content[0].text
     assert odd.structured_content["name"] == "a\ufffdb"
@@ -50,12 +48,8 @@ def test_lone_surrogate_in_an_answer_is_replaced_and_the_server_lives_on() -> No
 
 def test_lone_surrogate_in_a_text_answer_and_a_member_name() -> None:
     body = b'{"\\udc00key": "v", "s": "\\ud800"}'
-    api = RawApi(lambda a, c: respond(c, 200, body))
-    base = api.start()
-    try:
-        result = call(catalog(entry("t", server=base)), "t")
-    finally:
-        api.stop()
+    with StubApi(lambda a, c: c.respond(200, body)) as api:
+        result = call(catalog(entry("t", server=api.url)), "t")
     assert not result.is_error
     assert result.structured_content == {"\ufffdkey": "v", "s": "\ufffd"}
     assert result.content[0].text.encode("utf-8")      # encodable
@@ -67,14 +61,10 @@ def test_argument_with_a_lone_surrogate_is_refused_before_sending() -> None:
                                                "tags": {"type": "array"}}}
     arguments = {"q": {"in": "query", "name": "q", "style": "form", "explode": True},
                  "tags": {"in": "query", "name": "tags", "style": "form", "explode": True}}
-    api = RawApi(lambda a, c: respond(c, 200, b"{}"))
-    base = api.start()
-    try:
-        result = call(catalog(entry("t", server=base, inputs=inputs, arguments=arguments)),
+    with StubApi() as api:
+        result = call(catalog(entry("t", server=api.url, inputs=inputs, arguments=arguments)),
                       "t", {"q": "x\udc00", "tags": ["ok", "\ud800"]})
-    finally:
-        api.stop()
-    assert api.arrived == []
+    assert api.seen == []
     assert result.is_error
     text = result.content[0].text
     assert text.startswith("Invalid arguments; nothing was sent to the API:")

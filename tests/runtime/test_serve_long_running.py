@@ -7,14 +7,12 @@ with a handle naming the catalog tool that reads the status.
 
 from __future__ import annotations
 
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import anyio
 import pytest
 from helpers.fixtures import generate, write_spec
+from helpers.stub_api import Arrived, Conn, StubApi
 from mcp import Client
 from toolcat.runtime.api import ApiHandler, ApiOptions
 from toolcat.runtime.mcp_server import make_server
@@ -48,31 +46,12 @@ class JobApi:
         done = self.polls >= self.finish_after
         return (200, {"id": 7, "state": "done"}) if done else (202, {"id": 7, "state": "running"})
 
-    def start(self) -> tuple[ThreadingHTTPServer, str]:
-        api = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def _any(self) -> None:
-                api.seen.append((self.command, self.path, self.headers.get("X-Key")))
-                status, body = api.answer(self.command, self.path)
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                if status == 202:
-                    self.send_header("Location", "/v1/jobs/7")
-                    self.send_header("Retry-After", api.retry_after)
-                self.end_headers()
-                self.wfile.write(data)
-
-            do_GET = do_POST = _any
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
-        return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+    def respond(self, arrived: Arrived, conn: Conn) -> None:
+        """The stub API's answer: 202 with Location and Retry-After until done."""
+        self.seen.append((arrived.method, arrived.target, arrived.headers.get("x-key")))
+        status, body = self.answer(arrived.method, arrived.target)
+        headers = {"Location": "/v1/jobs/7", "Retry-After": self.retry_after}
+        conn.json(status, body, headers=headers if status == 202 else {})
 
 
 @pytest.fixture(scope="module")
@@ -84,23 +63,20 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def _start(catalog: dict[str, Any], api: JobApi, mode: str,
            poll_seconds: float) -> tuple[Any, list[tuple[float, str | None]]]:
-    httpd, base = api.start()
-    options = ApiOptions(base_url=base, poll_seconds=poll_seconds)
-    handler = ApiHandler(catalog, options, environ={"TOOLCAT_JOBS_KEY": "k-123456"})
-    server = make_server("jobs", [e["tool"] for e in catalog["tools"]], handler)
     progress: list[tuple[float, str | None]] = []
 
     async def record(value: float, total: float | None, message: str | None) -> None:
         progress.append((value, message))
 
-    async def run() -> Any:
+    async def run(base: str) -> Any:
+        options = ApiOptions(base_url=base, poll_seconds=poll_seconds)
+        handler = ApiHandler(catalog, options, environ={"TOOLCAT_JOBS_KEY": "k-123456"})
+        server = make_server("jobs", [e["tool"] for e in catalog["tools"]], handler)
         async with Client(server, mode=mode) as client:  # type: ignore[arg-type]
             return await client.call_tool("start_job", {}, progress_callback=record)
 
-    try:
-        return anyio.run(run), progress
-    finally:
-        httpd.shutdown()
+    with StubApi(api.respond) as stub:
+        return anyio.run(run, stub.url), progress
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])

@@ -12,7 +12,7 @@ import anyio
 import pytest
 from helpers.paths import EXAMPLE_OUTPUT
 from helpers.serve_session import http_session
-from helpers.stub import StubApi
+from helpers.stub_api import StubApi, shape
 from mcp import Client
 from toolcat.runtime.mcp_server import ToolOutcome, make_server
 
@@ -57,7 +57,7 @@ def test_surrogate_answer_over_http_is_answered() -> None:
             again = await session.list_tools()
             return [answered, again]
 
-    with StubApi(shape="surrogate") as api:
+    with StubApi(shape("surrogate")) as api:
         answered, again = anyio.run(run, api.url)
     text = json.dumps(answered.model_dump(mode="json"), ensure_ascii=False)
     assert "\ufffd" in text

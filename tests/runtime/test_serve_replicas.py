@@ -6,11 +6,9 @@ no per-client state, so a client's requests may land on either replica.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import anyio
@@ -19,61 +17,42 @@ import pytest
 from helpers.broadcast_api import SpecServer
 from helpers.paths import EXAMPLE_SPEC
 from helpers.serve_session import http_server
+from helpers.stub_api import Answer, Arrived, Conn, StubApi
 from mcp import Client
 
 HOP = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length", "host"})
 
 
-def _balancer(replicas: list[str]) -> tuple[ThreadingHTTPServer, list[tuple[int, str]]]:
+def _balancer(replicas: list[str]) -> tuple[Answer, list[tuple[int, str]]]:
     """Round robin over `replicas`; records (replica index, method) per request."""
     turns = itertools.cycle(range(len(replicas)))
     served: list[tuple[int, str]] = []
     lock = threading.Lock()
 
-    class Proxy(BaseHTTPRequestHandler):
-        def _any(self) -> None:
-            with lock:
-                turn = next(turns)
-            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP}
-            with httpx2.Client(timeout=30) as http:
-                answer = http.request(self.command, replicas[turn], headers=headers,
-                                      content=body)
-            served.append((turn, self.command))
-            self.send_response(answer.status_code)
-            for key, value in answer.headers.items():
-                if key.lower() not in HOP:
-                    self.send_header(key, value)
-            self.send_header("Content-Length", str(len(answer.content)))
-            self.end_headers()
-            # the 2025 control below gives up mid-answer
-            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                self.wfile.write(answer.content)
+    def forward(arrived: Arrived, conn: Conn) -> None:
+        with lock:
+            turn = next(turns)
+        headers = {k: v for k, v in arrived.fields if k.lower() not in HOP}
+        with httpx2.Client(timeout=30) as http:
+            answer = http.request(arrived.method, replicas[turn], headers=headers,
+                                  content=arrived.body)
+        served.append((turn, arrived.method))
+        # the 2025 control below gives up mid-answer: the stub drops the broken connection
+        conn.respond(answer.status_code, answer.content, media=None, headers={
+            k: v for k, v in answer.headers.items() if k.lower() not in HOP})
 
-        do_GET = do_POST = do_DELETE = _any
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, served
+    return forward, served
 
 
 @pytest.fixture(scope="module")
 def balanced() -> Iterator[tuple[str, list[tuple[int, str]], SpecServer]]:
     api = SpecServer(EXAMPLE_SPEC)
-    httpd, base = api.start()
-    try:
-        with http_server("broadcast", "--base-url", base) as one, \
-                http_server("broadcast", "--base-url", base) as two:
-            proxy, served = _balancer([one, two])
-            try:
-                yield f"http://127.0.0.1:{proxy.server_address[1]}/mcp", served, api
-            finally:
-                proxy.shutdown()
-    finally:
-        httpd.shutdown()
+    with StubApi(api.answer) as stub, \
+            http_server("broadcast", "--base-url", stub.url) as one, \
+            http_server("broadcast", "--base-url", stub.url) as two:
+        forward, served = _balancer([one, two])
+        with StubApi(forward) as proxy:
+            yield f"{proxy.url}/mcp", served, api
 
 
 def test_one_client_alternating_between_two_replicas(balanced: Any) -> None:

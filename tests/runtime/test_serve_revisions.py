@@ -18,6 +18,7 @@ import pytest
 from helpers.broadcast_api import SpecServer
 from helpers.paths import EXAMPLE_SPEC, REPO
 from helpers.serve_session import http_server
+from helpers.stub_api import StubApi
 from mcp import Client
 from toolcat.runtime.listing import CATALOG_TTL_MS
 
@@ -28,12 +29,10 @@ TOOLS = [entry["tool"] for entry in CATALOG["tools"]]
 @pytest.fixture(scope="module")
 def served() -> Any:
     api = SpecServer(EXAMPLE_SPEC)
-    httpd, base = api.start()
-    try:
+    with StubApi(api.answer) as stub:
+        base = stub.url
         with http_server("broadcast", "--base-url", base) as url:
             yield url, api
-    finally:
-        httpd.shutdown()
 
 
 def _session(url: str, mode: str) -> dict[str, Any]:

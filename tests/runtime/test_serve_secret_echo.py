@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import base64
 import json
-import socket
 from dataclasses import replace
 from typing import Any
 from urllib.parse import quote, unquote
 
 import pytest
-from helpers.raw_api import Arrived, RawApi, respond, respond_json
 from helpers.serve_catalog import call, catalog, entry, strings
+from helpers.stub_api import Arrived, StubApi, free_port
 from toolcat.runtime.api import ApiHandler
 from toolcat.runtime.request import HttpRequest
 
@@ -62,13 +61,13 @@ def _echo(arrived: Arrived) -> dict[str, Any]:
 
 
 SHAPES = {
-    "structured": lambda a, c: respond_json(c, 200, {"echo": _echo(a)}),
-    "mismatch": lambda a, c: respond_json(c, 200, {"echo": "not an object", "all": _echo(a)}),
-    "401 page": lambda a, c: respond(c, 401, json.dumps(_echo(a)).encode(),
-                                     {"Content-Type": "text/html"}),
-    "invalid JSON": lambda a, c: respond(c, 200, b"{oops " + json.dumps(_echo(a)).encode()),
-    "text": lambda a, c: respond(c, 200, json.dumps(_echo(a)).encode(),
-                                 {"Content-Type": "text/plain"}),
+    "structured": lambda a, c: c.json(200, {"echo": _echo(a)}),
+    "mismatch": lambda a, c: c.json(200, {"echo": "not an object", "all": _echo(a)}),
+    "401 page": lambda a, c: c.respond(401, json.dumps(_echo(a)).encode(),
+                                       {"Content-Type": "text/html"}),
+    "invalid JSON": lambda a, c: c.respond(200, b"{oops " + json.dumps(_echo(a)).encode()),
+    "text": lambda a, c: c.respond(200, json.dumps(_echo(a)).encode(),
+                                   {"Content-Type": "text/plain"}),
 }
 
 
@@ -80,16 +79,12 @@ def _leaks(result: Any) -> list[str]:
 @pytest.mark.parametrize("shape", sorted(SHAPES))
 @pytest.mark.parametrize("alternative", [["bearer", "qkey", "ckey"], ["basic", "hkey"]])
 def test_no_form_of_any_secret_reaches_the_agent(shape: str, alternative: list[str]) -> None:
-    api = RawApi(SHAPES[shape])
-    base = api.start()
     security = [[SCHEMES[k][0] for k in alternative]]
     output = ECHO_SCHEMA if shape in ("structured", "mismatch") else None
-    try:
-        result = call(catalog(entry("t", server=base, security=security, output=output)), "t",
-                      environ=ENVIRON)
-    finally:
-        api.stop()
-    arrived = api.arrived[0]
+    with StubApi(SHAPES[shape]) as api:
+        result = call(catalog(entry("t", server=api.url, security=security, output=output)),
+                      "t", environ=ENVIRON)
+    arrived = api.seen[0]
     # The credentials really went (so the echo carried them) ...
     sent = json.dumps(_echo(arrived))
     assert any(f in sent for k in alternative for f in forms(SCHEMES[k][1])), sent
@@ -102,21 +97,16 @@ def test_no_form_of_any_secret_reaches_the_agent(shape: str, alternative: list[s
 
 
 def test_redirect_to_another_origin_sends_no_credential() -> None:
-    other = RawApi(lambda a, c: respond_json(c, 200, {"stolen": a.headers}))
-    elsewhere = other.start()
-    api = RawApi(lambda a, c: respond(c, 307, headers={"Location": f"{elsewhere}/steal"}))
-    base = api.start()
     security = [[SCHEMES["bearer"][0]]]
-    try:
-        result = call(catalog(entry("t", server=base, security=security)), "t",
+    with StubApi(lambda a, c: c.json(200, {"stolen": a.headers})) as other, \
+            StubApi(lambda a, c: c.respond(307, headers={"Location": f"{other.url}/steal"})
+                    ) as api:
+        result = call(catalog(entry("t", server=api.url, security=security)), "t",
                       environ=ENVIRON)
-    finally:
-        api.stop()
-        other.stop()
     assert result.is_error
     assert "redirected to another origin" in result.content[0].text
-    assert api.arrived[0].headers["authorization"] == f"Bearer {BEARER}"
-    assert other.arrived == []
+    assert api.seen[0].headers["authorization"] == f"Bearer {BEARER}"
+    assert other.seen == []
 
 
 def test_a_url_that_would_leave_the_servers_origin_is_not_sent(
@@ -124,24 +114,16 @@ def test_a_url_that_would_leave_the_servers_origin_is_not_sent(
     # Defence in depth: should a request URL ever leave the tool's server (a future path
     # rule, a hostile binding), the credential stays home. The request builder is swapped
     # for one that returns such a URL.
-    other = RawApi(lambda a, c: respond_json(c, 200, {"stolen": a.headers}))
-    elsewhere = other.start()
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
     real = ApiHandler.request_for
-
-    def off_origin(self: ApiHandler, tool: str, arguments: dict[str, Any]) -> HttpRequest:
-        return replace(real(self, tool, arguments), url=f"{elsewhere}/x")
-
-    monkeypatch.setattr(ApiHandler, "request_for", off_origin)
-    cat = catalog(entry("t", server=f"http://127.0.0.1:{port}",
+    cat = catalog(entry("t", server=f"http://127.0.0.1:{free_port()}",
                         security=[[SCHEMES["hkey"][0]]]))
-    try:
+    with StubApi(lambda a, c: c.json(200, {"stolen": a.headers})) as other:
+        def off_origin(self: ApiHandler, tool: str, arguments: dict[str, Any]) -> HttpRequest:
+            return replace(real(self, tool, arguments), url=f"{other.url}/x")
+
+        monkeypatch.setattr(ApiHandler, "request_for", off_origin)
         result = call(cat, "t", environ=ENVIRON)
-    finally:
-        other.stop()
-    assert other.arrived == []
+    assert other.seen == []
     assert result.is_error
     assert "would leave the origin of the tool's server" in result.content[0].text
 
@@ -149,15 +131,11 @@ def test_a_url_that_would_leave_the_servers_origin_is_not_sent(
 def test_a_form_encoded_query_key_with_space_and_non_ascii_is_redacted() -> None:
     secret = "pass word/é+1"
     scheme = {"id": "qkey", "type": "apiKey", "in": "query", "name": "k"}
-    api = RawApi(lambda a, c: respond(c, 401, f"bad key in {a.target} ({unquote(a.target)})"
-                                      .encode(), {"Content-Type": "text/plain"}))
-    base = api.start()
-    try:
-        result = call(catalog(entry("t", server=base, security=[[scheme]])), "t",
+    with StubApi(lambda a, c: c.respond(401, f"bad key in {a.target} ({unquote(a.target)})"
+                                        .encode(), {"Content-Type": "text/plain"})) as api:
+        result = call(catalog(entry("t", server=api.url, security=[[scheme]])), "t",
                       environ={"TOOLCAT_DEMO_QKEY": secret})
-    finally:
-        api.stop()
-    target = api.arrived[0].target
+    target = api.seen[0].target
     assert target == "/x?k=pass+word%2F%C3%A9%2B1"
     shown = "\n".join(strings(result.model_dump()))
     assert "bad key in /x?k=*** (/x?k=***)" in shown

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from helpers.paths import REPO
 from helpers.serve_session import SERVE
-from helpers.stub import StubApi
+from helpers.stub_api import StubApi, shape
 
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {},
@@ -52,7 +52,7 @@ class Wire:
 
 @pytest.fixture(scope="module")
 def api() -> Iterator[StubApi]:
-    with StubApi() as stub:
+    with StubApi(shape("ok")) as stub:
         yield stub
 
 
@@ -118,11 +118,11 @@ def test_lone_surrogate_argument_is_refused_before_sending(wire: Wire, api: Stub
 
 
 def test_lone_surrogate_answer_is_replaced_with_a_note(wire: Wire, api: StubApi) -> None:
-    api.shape = "surrogate"
+    api.answer = shape("surrogate")
     try:
         result = wire.call(11, "broadcast_list_schedules", {})["result"]
     finally:
-        api.shape = "ok"
+        api.answer = shape("ok")
     text = json.dumps(result, ensure_ascii=False)
     assert "\ufffd" in text
     assert "lone surrogate" in text

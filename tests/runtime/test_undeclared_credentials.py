@@ -12,16 +12,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from helpers.generate import run_cli
-from helpers.http_stub import serving
 from helpers.paths import REPO
 from helpers.serve_session import stdio_session
+from helpers.stub_api import Arrived, Conn, StubApi
 from jsonschema import Draft202012Validator
 from toolcat.config import load_config
 from toolcat.errors import ToolcatError
@@ -108,31 +107,19 @@ def test_an_entry_that_reaches_no_tool_is_an_error_with_its_line(tmp_path: Path)
 
 # -- served: the stub API records what arrived ----------------------------------------
 
-class _Stub(BaseHTTPRequestHandler):
-    seen: list[dict[str, Any]]
-
-    def do_GET(self) -> None:
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        self.seen.append({"method": "GET", "target": self.path, "headers": headers})
-        good = headers.get("authorization") == SECRET
-        # A wrong token is answered with an error page that echoes it, as some APIs do.
-        body = (json.dumps({"user": "ann"}) if good
-                else json.dumps({"error": f"bad token {headers.get('authorization')}"}))
-        self.send_response(200 if good else 401)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(body.encode())
-
-    def log_message(self, *args: Any) -> None:
-        return
+def _answer(arrived: Arrived, conn: Conn) -> None:
+    token = arrived.headers.get("authorization")
+    # A wrong token is answered with an error page that echoes it, as some APIs do.
+    if token == SECRET:
+        conn.json(200, {"user": "ann"})
+    else:
+        conn.json(401, {"error": f"bad token {token}"})
 
 
 @pytest.fixture
-def stub() -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    seen: list[dict[str, Any]] = []
-    handler = type("Handler", (_Stub,), {"seen": seen})
-    with serving(handler) as url:
-        yield url, seen
+def stub() -> Iterator[StubApi]:
+    with StubApi(_answer) as api:
+        yield api
 
 
 def _serve_calls(config: Path, base: str, env: dict[str, str],
@@ -144,18 +131,18 @@ def _serve_calls(config: Path, base: str, env: dict[str, str],
     return anyio.run(run)
 
 
-def test_serve_sends_it_and_never_shows_it(tmp_path: Path, stub: Any) -> None:
-    base, seen = stub
+def test_serve_sends_it_and_never_shows_it(tmp_path: Path, stub: StubApi) -> None:
+    base, seen = stub.url, stub.seen
     config = _project(tmp_path)
     assert run_cli("generate", "--config", config).returncode == 0
     env = {**os.environ, "DEMO_TOKEN": SECRET, "DEMO_TENANT": "acme-42"}
     whoami, stats = _serve_calls(config, base, env, ["whoami", "admin_stats"])
     assert not whoami.is_error, whoami
     assert whoami.structured_content == {"user": "ann"}
-    assert seen[0]["headers"]["authorization"] == SECRET
-    assert "cookie" not in seen[0]["headers"]          # tenant is for admin tools only
-    assert seen[1]["target"] == "/admin/stats"
-    assert seen[1]["headers"]["cookie"] == "tenant=acme-42"
+    assert seen[0].headers["authorization"] == SECRET
+    assert "cookie" not in seen[0].headers          # tenant is for admin tools only
+    assert seen[1].target == "/admin/stats"
+    assert seen[1].headers["cookie"] == "tenant=acme-42"
     assert not stats.is_error
     # A wrong token, echoed back by the API's error page, is redacted in the answer.
     wrong = "tok-wrong-5f3e11"
@@ -164,4 +151,4 @@ def test_serve_sends_it_and_never_shows_it(tmp_path: Path, stub: Any) -> None:
     assert denied.is_error
     assert "HTTP 401" in text
     assert wrong not in text, text
-    assert seen[2]["headers"]["authorization"] == wrong
+    assert seen[2].headers["authorization"] == wrong

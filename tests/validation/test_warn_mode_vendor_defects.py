@@ -10,13 +10,12 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.http_stub import serving
 from helpers.inprocess import RunCli
+from helpers.stub_api import Arrived, StubApi, replying
 from toolcat.runtime.embed import Caller
 
 OK = {"200": {"description": "ok", "schema": {"$ref": "#/definitions/App"}}}
@@ -99,35 +98,20 @@ def test_warn_reads_tuple_items_as_prefix_items(tmp_path: Path, toolcat: RunCli)
 
 
 @pytest.fixture
-def stub_api() -> Iterator[tuple[str, list[str]]]:
-    """A stub API on 127.0.0.1 recording each request's method and raw target."""
-    seen: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            seen.append(f"GET {self.path}")
-            body = b'{"name": "app"}'
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    with serving(Handler) as url:
-        yield url, seen
+def stub_api() -> Iterator[tuple[str, list[Arrived]]]:
+    """A stub API on 127.0.0.1: its URL and the requests that arrived."""
+    with StubApi(replying(200, {"name": "app"})) as api:
+        yield api.url, api.seen
 
 
 def test_serve_refuses_a_template_url_without_a_base_url(
-        tmp_path: Path, toolcat: RunCli, stub_api: tuple[str, list[str]]) -> None:
+        tmp_path: Path, toolcat: RunCli, stub_api: tuple[str, list[Arrived]]) -> None:
     result, err, out = _generate(tmp_path, toolcat, "warn")
     assert result.returncode == 0, err
     assert "swagger.json: /basePath: the server URL holds '{{', text that is not " \
            "an OpenAPI server variable" in err
     catalog = json.loads((out / "catalog.json").read_text())
-    base, seen = stub_api
+    base, arrived = stub_api
 
     async def call(base_url: str | None) -> Any:
         async with Caller(catalog, base_url=base_url) as api:
@@ -137,7 +121,8 @@ def test_serve_refuses_a_template_url_without_a_base_url(
     assert refused.is_error
     assert "not an OpenAPI server variable" in refused.text
     assert "--base-url" in refused.text
-    assert seen == []   # nothing was sent
+    assert arrived == []   # nothing was sent
     answered = asyncio.run(call(f"{base}/api/v1"))
     assert not answered.is_error, answered.text
-    assert seen == ["GET /api/v1/user/applications/oauth2/7"]
+    assert [f"{a.method} {a.target}" for a in arrived] == [
+        "GET /api/v1/user/applications/oauth2/7"]

@@ -11,17 +11,14 @@ The read-only calls take the user's examples, then the document's.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
-from helpers.http_stub import serving
 from helpers.paths import REPO
+from helpers.stub_api import Arrived, Conn, StubApi
 from helpers.verify_run import run_verify
 
 SPEC = REPO / "tests" / "fixtures" / "verify_token" / "openapi.yaml"
@@ -31,44 +28,28 @@ TOKEN = "s3cr3t-vault-token-0042"
 THINGS = {42: {"id": 42, "name": "answer"}, 7: {"id": "seven", "name": "drifted"}}
 
 
-@dataclass
-class Api:
-    base: str
-    seen: list[tuple[str, str, str]] = field(default_factory=list)  # method, target, auth
+def _answer(arrived: Arrived, conn: Conn) -> None:
+    """401 without the token; the list, a thing by id, or 404 with it."""
+    thing = arrived.target.removeprefix("/api/things/").split("?")[0]
+    if arrived.headers.get("authorization", "") != f"Bearer {TOKEN}":
+        conn.json(401, {"error": "unauthorized"})
+    elif arrived.target.startswith("/api/things?") or arrived.target == "/api/things":
+        conn.json(200, {"items": [THINGS[42]]})
+    elif thing.isdigit() and int(thing) in THINGS:
+        conn.json(200, THINGS[int(thing)])
+    else:
+        conn.json(404, {"error": "no such thing"})
 
 
 @pytest.fixture
-def api() -> Iterator[Api]:
-    record = Api("")
+def api() -> Iterator[StubApi]:
+    with StubApi(_answer) as stub:
+        yield stub
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            auth = self.headers.get("Authorization", "")
-            record.seen.append((self.command, self.path, auth))
-            thing = self.path.removeprefix("/api/things/").split("?")[0]
-            if auth != f"Bearer {TOKEN}":
-                self._send(401, {"error": "unauthorized"})
-            elif self.path.startswith("/api/things?") or self.path == "/api/things":
-                self._send(200, {"items": [THINGS[42]]})
-            elif thing.isdigit() and int(thing) in THINGS:
-                self._send(200, THINGS[int(thing)])
-            else:
-                self._send(404, {"error": "no such thing"})
 
-        def _send(self, status: int, body: object) -> None:
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    with serving(Handler) as url:
-        record.base = f"{url}/api"
-        yield record
+def _seen(api: StubApi) -> list[tuple[str, str, str]]:
+    """(method, raw target, Authorization) of each request that arrived."""
+    return [(a.method, a.target, a.headers.get("authorization", "")) for a in api.seen]
 
 
 @pytest.fixture(scope="module")
@@ -88,43 +69,43 @@ def _verify(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 
 
 def test_the_token_reaches_the_api_through_the_environment_and_no_output(
-        api: Api, catalog: Path, monkeypatch: pytest.MonkeyPatch,
+        api: StubApi, catalog: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv(VARIABLE, TOKEN)
-    code, out, err = _verify(monkeypatch, capsys, catalog, api.base)
+    code, out, err = _verify(monkeypatch, capsys, catalog, f"{api.url}/api")
     assert code == 0, out + err
     assert "OK: no drift, no contract failure" in out
-    assert api.seen, "no call reached the API"
-    assert {auth for _, _, auth in api.seen} == {f"Bearer {TOKEN}"}
+    assert _seen(api), "no call reached the API"
+    assert {auth for _, _, auth in _seen(api)} == {f"Bearer {TOKEN}"}
     # The document's example (thingId: 42), not a generated id (1, a 404).
-    assert ("GET", "/api/things/42", f"Bearer {TOKEN}") in api.seen
+    assert ("GET", "/api/things/42", f"Bearer {TOKEN}") in _seen(api)
     assert TOKEN not in out + err
 
 
 def test_an_assigned_token_is_masked_in_the_command_echo(
-        api: Api, catalog: Path, monkeypatch: pytest.MonkeyPatch,
+        api: StubApi, catalog: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.delenv(VARIABLE, raising=False)
-    code, out, err = _verify(monkeypatch, capsys, catalog, api.base,
+    code, out, err = _verify(monkeypatch, capsys, catalog, f"{api.url}/api",
                              prefix=f"env {VARIABLE}={TOKEN} ")
     assert code == 0, out + err
-    assert {auth for _, _, auth in api.seen} == {f"Bearer {TOKEN}"}
+    assert {auth for _, _, auth in _seen(api)} == {f"Bearer {TOKEN}"}
     assert f"env {VARIABLE}=*** " in out
     assert TOKEN not in out + err
 
 
 def test_env_passes_only_the_named_variables_and_a_refusal_is_a_warning(
-        api: Api, catalog: Path, monkeypatch: pytest.MonkeyPatch,
+        api: StubApi, catalog: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv(VARIABLE, TOKEN)
-    code, out, err = _verify(monkeypatch, capsys, catalog, api.base, "--env", "PATH")
-    assert api.seen, "no call reached the API"
-    assert {auth for _, _, auth in api.seen} == {""}, api.seen
+    code, out, err = _verify(monkeypatch, capsys, catalog, f"{api.url}/api", "--env", "PATH")
+    assert _seen(api), "no call reached the API"
+    assert {auth for _, _, auth in _seen(api)} == {""}, _seen(api)
     assert code == 0, out + err      # a warning: below the default --fail-on error
     assert "OK with warnings: 0 critical, 0 errors, 2 warnings" in out
     assert "WARNING  get_thing  [output: api-refused]" in out
     assert TOKEN not in out + err
-    code, out, _ = _verify(monkeypatch, capsys, catalog, api.base, "--env", "PATH",
+    code, out, _ = _verify(monkeypatch, capsys, catalog, f"{api.url}/api", "--env", "PATH",
                            "--fail-on", "warning")
     assert code == 1
     assert out.splitlines()[2].startswith("FAILED: 0 critical, 0 errors, 2 warnings")
@@ -141,15 +122,15 @@ def test_an_unset_env_name_is_a_usage_error(
 
 
 def test_is_error_on_a_2xx_answer_is_an_error_and_user_examples_come_first(
-        api: Api, catalog: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        api: StubApi, catalog: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv(VARIABLE, TOKEN)
     examples = tmp_path / "examples.yaml"
     examples.write_text("get_thing: {thingId: 7}\n")
-    code, out, err = _verify(monkeypatch, capsys, catalog, api.base, "--examples",
+    code, out, err = _verify(monkeypatch, capsys, catalog, f"{api.url}/api", "--examples",
                              str(examples))
-    assert ("GET", "/api/things/7", f"Bearer {TOKEN}") in api.seen
-    assert ("GET", "/api/things/42", f"Bearer {TOKEN}") not in api.seen
+    assert ("GET", "/api/things/7", f"Bearer {TOKEN}") in _seen(api)
+    assert ("GET", "/api/things/42", f"Bearer {TOKEN}") not in _seen(api)
     assert code == 1, out + err
     assert "ERROR    get_thing  [output: error-on-success]" in out
     assert "the API answered HTTP 200 but the server returned isError" in out

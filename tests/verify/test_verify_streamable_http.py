@@ -10,13 +10,8 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from helpers.stub_api import free_port
 from helpers.verify_run import CATALOG, SERVER, run_verify
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _wait_listening(port: int, process: subprocess.Popen[bytes], seconds: float) -> None:
@@ -33,7 +28,7 @@ def _wait_listening(port: int, process: subprocess.Popen[bytes], seconds: float)
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen([sys.executable, str(SERVER), str(CATALOG), "--http", str(port)])
     try:
         _wait_listening(port, process, 60)
@@ -53,7 +48,7 @@ def test_faithful_server_over_http_is_clean(url: str, monkeypatch: pytest.Monkey
 
 def test_nobody_listening_is_exit_2(monkeypatch: pytest.MonkeyPatch,
                                     capsys: pytest.CaptureFixture[str]) -> None:
-    url = f"http://127.0.0.1:{_free_port()}/mcp"
+    url = f"http://127.0.0.1:{free_port()}/mcp"
     code, out, err = run_verify(monkeypatch, capsys, "broadcast", "--url", url, "--timeout", "5")
     assert code == 2
     assert out == ""

@@ -9,13 +9,13 @@ shows that an API that is down is reported as isError, never as a protocol error
 
 from __future__ import annotations
 
-import socket
 import sys
 from pathlib import Path
 
 import pytest
 from helpers.broadcast_api import SpecServer
 from helpers.paths import CONFIG, EXAMPLE_SPEC
+from helpers.stub_api import StubApi, free_port
 from helpers.verify_run import run_verify
 
 TOOLCAT = Path(sys.executable).parent / "toolcat"
@@ -31,11 +31,9 @@ def _verify(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 def test_toolcat_serve_in_front_of_the_api_is_clean(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     api = SpecServer(EXAMPLE_SPEC)
-    httpd, base = api.start()
-    try:
+    with StubApi(api.answer) as stub:
+        base = stub.url
         code, out, err = _verify(monkeypatch, capsys, base)
-    finally:
-        httpd.shutdown()
     assert code == 0, out + err
     assert "OK: no drift, no contract failure" in out
     assert "returned isError" not in out, out
@@ -47,10 +45,7 @@ def test_toolcat_serve_in_front_of_the_api_is_clean(
 
 def test_toolcat_serve_with_the_api_down_is_clean_with_notes(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    code, out, err = _verify(monkeypatch, capsys, f"http://127.0.0.1:{port}")
+    code, out, err = _verify(monkeypatch, capsys, f"http://127.0.0.1:{free_port()}")
     assert code == 0, out + err
     assert "OK: no drift, no contract failure" in out
     assert "read-only call returned isError" in out
