@@ -11,7 +11,6 @@ into catalog.json's ``source`` must not skip validation, and a record naming
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,8 +18,8 @@ from typing import Any
 import orjson
 import pytest
 from click.testing import CliRunner, Result
-from helpers.fixtures import write_spec
 from helpers.generate import run_cli
+from helpers.generated_copy import fresh_copy, generate_project
 from toolcat.catalog.format import tools_digest
 from toolcat.cli import cli
 from toolcat.jsonio import dumps
@@ -43,19 +42,12 @@ CONFIG = "catalogs:\n  widgets:\n    spec: api/spec.yaml\n    output: out/widget
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("forged")
-    write_spec(root / "api", SPEC)
-    (root / "toolcat.yaml").write_text(CONFIG)
-    result = run_cli("generate", "--config", root / "toolcat.yaml")
-    assert result.returncode == 0, result.stderr
-    return root
+    return generate_project(tmp_path_factory.mktemp("forged"), SPEC, CONFIG)
 
 
 @pytest.fixture
 def project(generated: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "project"
-    shutil.copytree(generated, copy)
-    return copy
+    return fresh_copy(generated, tmp_path)
 
 
 def _check(project: Path) -> Result:

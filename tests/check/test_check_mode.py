@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from helpers.generate import read_folder, run_cli
+from helpers.generated_copy import fresh_copy
 from helpers.paths import EXAMPLE_SPEC
 from toolcat.output import files
 from toolcat.output.files import Files
@@ -41,8 +42,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def work(generated: Path, tmp_path: Path) -> Path:
-    shutil.copytree(generated, tmp_path / "broadcast")
-    return tmp_path / "broadcast"
+    return fresh_copy(generated, tmp_path, "broadcast")
 
 
 def _check(work: Path) -> Any:

@@ -16,6 +16,7 @@ import orjson
 import pytest
 from helpers.fixtures import write_spec
 from helpers.generate import run_cli
+from helpers.generated_copy import fresh_copy, generate_project
 from toolcat import identity
 from toolcat.config import Target, load_config
 from toolcat.vocab.files import RECORD_FILE
@@ -37,21 +38,13 @@ CONFIG = ("catalogs:\n  widgets:\n    spec: api/spec.yaml\n    output: out/widge
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("project")
-    write_spec(root / "api", SPEC)
-    write_spec(root / "api", WIDGET, "schemas/widget.yaml")
-    (root / "api" / "overrides.yaml").write_text(OVERRIDES)
-    (root / "toolcat.yaml").write_text(CONFIG)
-    result = run_cli("generate", "--config", root / "toolcat.yaml")
-    assert result.returncode == 0, result.stderr
-    return root
+    return generate_project(tmp_path_factory.mktemp("project"), SPEC, CONFIG, {
+        "api/schemas/widget.yaml": WIDGET, "api/overrides.yaml": OVERRIDES})
 
 
 @pytest.fixture
 def project(generated: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "project"
-    shutil.copytree(generated, copy)
-    return copy
+    return fresh_copy(generated, tmp_path)
 
 
 def _target(project: Path) -> Target:

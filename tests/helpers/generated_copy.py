@@ -15,21 +15,22 @@ from .generate import run_cli
 
 
 def generate_project(root: Path, spec: dict[str, Any], config: str,
-                     extra: dict[str, str] | None = None) -> Path:
-    """``root`` with ``api/spec.yaml``, the ``extra`` files and ``toolcat.yaml``
-    (``config``), generated; returns ``root``."""
+                     extra: dict[str, str | dict[str, Any]] | None = None) -> Path:
+    """``root`` with ``api/spec.yaml``, the ``extra`` files (text, or data written as
+    its name's format says) and ``toolcat.yaml`` (``config``), generated; returns
+    ``root``."""
     write_spec(root / "api", spec)
-    for rel, text in (extra or {}).items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+    for rel, content in (extra or {}).items():
+        write_spec(root, content, rel)
     (root / "toolcat.yaml").write_text(config)
     result = run_cli("generate", "--config", root / "toolcat.yaml")
     assert result.returncode == 0, result.stderr
     return root
 
 
-def fresh_copy(generated: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "project"
+def fresh_copy(generated: Path, tmp_path: Path, name: str = "project") -> Path:
+    """A copy of ``generated`` as ``tmp_path/name``, for one test to edit."""
+    copy = tmp_path / name
     shutil.copytree(generated, copy, symlinks=True)
     return copy
 
