@@ -19,7 +19,7 @@ import orjson
 import pytest
 from click.testing import CliRunner, Result
 from helpers.generate import run_cli
-from helpers.generated_copy import fresh_copy, generate_project
+from helpers.generated_copy import project_fixtures
 from toolcat.catalog.format import tools_digest
 from toolcat.cli import cli
 from toolcat.jsonio import dumps
@@ -40,14 +40,7 @@ SPEC = {
 CONFIG = "catalogs:\n  widgets:\n    spec: api/spec.yaml\n    output: out/widgets\n"
 
 
-@pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return generate_project(tmp_path_factory.mktemp("forged"), SPEC, CONFIG)
-
-
-@pytest.fixture
-def project(generated: Path, tmp_path: Path) -> Path:
-    return fresh_copy(generated, tmp_path)
+generated, project = project_fixtures(SPEC, CONFIG)
 
 
 def _check(project: Path) -> Result:

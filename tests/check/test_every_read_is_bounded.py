@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers.generate import run_cli
-from helpers.generated_copy import fresh_copy, generate_project
+from helpers.generated_copy import project_fixtures
 from toolcat.errors import ToolcatError
 from toolcat.identity import DEFAULT_TEMPLATES
 from toolcat.parse import limits
@@ -32,16 +32,9 @@ CONFIG = ("catalogs:\n  t:\n    spec: api/spec.yaml\n    output: out/t\n"
 KINDS = ["fifo", "/dev/zero"]
 
 
-@pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    summary = (DEFAULT_TEMPLATES / "summary.md.jinja").read_text()
-    return generate_project(tmp_path_factory.mktemp("bounded"), SPEC, CONFIG, {
-        "api/overrides.yaml": "operations: {}\n", "api/templates/summary.md.jinja": summary})
-
-
-@pytest.fixture
-def project(generated: Path, tmp_path: Path) -> Path:
-    return fresh_copy(generated, tmp_path)
+generated, project = project_fixtures(SPEC, CONFIG, {
+    "api/overrides.yaml": "operations: {}\n",
+    "api/templates/summary.md.jinja": (DEFAULT_TEMPLATES / "summary.md.jinja").read_text()})
 
 
 def _replace(path: Path, kind: str) -> None:

@@ -16,7 +16,7 @@ import orjson
 import pytest
 from helpers.fixtures import write_spec
 from helpers.generate import run_cli
-from helpers.generated_copy import fresh_copy, generate_project
+from helpers.generated_copy import project_fixtures
 from toolcat import identity
 from toolcat.config import Target, load_config
 from toolcat.vocab.files import RECORD_FILE
@@ -36,15 +36,8 @@ CONFIG = ("catalogs:\n  widgets:\n    spec: api/spec.yaml\n    output: out/widge
           "    overrides: api/overrides.yaml\n")
 
 
-@pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return generate_project(tmp_path_factory.mktemp("project"), SPEC, CONFIG, {
-        "api/schemas/widget.yaml": WIDGET, "api/overrides.yaml": OVERRIDES})
-
-
-@pytest.fixture
-def project(generated: Path, tmp_path: Path) -> Path:
-    return fresh_copy(generated, tmp_path)
+generated, project = project_fixtures(SPEC, CONFIG, {
+    "api/schemas/widget.yaml": WIDGET, "api/overrides.yaml": OVERRIDES})
 
 
 def _target(project: Path) -> Target:

@@ -10,6 +10,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .fixtures import write_spec
 from .generate import run_cli
 
@@ -33,6 +35,24 @@ def fresh_copy(generated: Path, tmp_path: Path, name: str = "project") -> Path:
     copy = tmp_path / name
     shutil.copytree(generated, copy, symlinks=True)
     return copy
+
+
+def project_fixtures(spec: dict[str, Any], config: str,
+                     extra: dict[str, str | dict[str, Any]] | None = None) -> tuple[Any, Any]:
+    """A module's two fixtures: ``generated`` (``generate_project`` once per module) and
+    ``project`` (a fresh copy of it per test)::
+
+        generated, project = project_fixtures(SPEC, CONFIG)
+    """
+    @pytest.fixture(scope="module", name="generated")
+    def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+        return generate_project(tmp_path_factory.mktemp("generated"), spec, config, extra)
+
+    @pytest.fixture(name="project")
+    def project(generated: Path, tmp_path: Path) -> Path:
+        return fresh_copy(generated, tmp_path)
+
+    return generated, project
 
 
 def generate_adhoc(tmp_path: Path, spec: dict[str, Any]) -> tuple[Path, Path]:
