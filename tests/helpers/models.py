@@ -18,6 +18,8 @@ import pydantic
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from toolcat.output.files import Files
 
+from .draw import unroll
+
 _counter = itertools.count()
 
 # Where pydantic cannot say what the inputSchema says: keyword -> why. The README's
@@ -44,29 +46,9 @@ def import_models(files: Files, folder: Path) -> ModuleType:
 
 
 def bounded(schema: dict[str, Any], depth: int = 3) -> Any:
-    """``schema`` with its ``$ref``s inlined, recursion cut at ``depth`` by ``false``.
-
-    hypothesis-jsonschema cannot draw from recursive schemas; every instance of
-    the bounded schema is an instance of the original.
-    """
-    defs = schema.get("$defs", {})
-
-    def walk(node: Any, seen: tuple[str, ...]) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                name = ref[len("#/$defs/"):]
-                if seen.count(name) >= depth:
-                    return False
-                rest = {k: walk(v, seen) for k, v in node.items() if k != "$ref"}
-                target = walk(defs[name], (*seen, name))
-                return {"allOf": [target], **rest} if rest else target
-            return {k: walk(v, seen) for k, v in node.items() if k != "$defs"}
-        if isinstance(node, list):
-            return [walk(v, seen) for v in node]
-        return node
-
-    return walk(schema, ())
+    """``schema`` with its ``$ref``s inlined, recursion cut at ``depth`` by ``false``
+    (draw.unroll): every instance of the bounded schema is an instance of the original."""
+    return unroll(schema, schema.get("$defs", {}), depth)
 
 
 def disagreement(schema: dict[str, Any], model: type[pydantic.BaseModel],
