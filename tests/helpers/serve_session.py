@@ -14,6 +14,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -36,28 +37,37 @@ async def stdio_session(*args: str, env: dict[str, str] | None = None,
 
 
 @contextmanager
-def http_process(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None,
-                 host: str = "127.0.0.1") -> Iterator[int]:
-    """`toolcat serve --transport http` on a free port (yielded) until the block ends."""
-    port = free_port()
-    process = subprocess.Popen([sys.executable, *SERVE, *args, "--transport", "http",
-                                "--host", host, "--port", str(port)], cwd=cwd,
-                               stderr=subprocess.PIPE, env=env)
+def listening(command: list[str], port: int, seconds: float = 30, **popen: Any
+              ) -> Iterator[subprocess.Popen[bytes]]:
+    """`command` started (its stderr kept unless `popen` says otherwise), yielded once
+    something listens on 127.0.0.1:`port`, terminated when the block ends."""
+    process = subprocess.Popen(command, **{"stderr": subprocess.PIPE, **popen})
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + seconds
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
+                    process.kill()
                     errors = process.stderr.read() if process.stderr else b""
-                    raise RuntimeError(f"toolcat serve did not start: {errors!r}") from None
+                    raise RuntimeError(f"{command[:3]} did not start: {errors!r}") from None
                 time.sleep(0.1)
-        yield port
+        yield process
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@contextmanager
+def http_process(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None,
+                 host: str = "127.0.0.1") -> Iterator[int]:
+    """`toolcat serve --transport http` on a free port (yielded) until the block ends."""
+    port = free_port()
+    with listening([sys.executable, *SERVE, *args, "--transport", "http", "--host", host,
+                    "--port", str(port)], port, cwd=cwd, env=env):
+        yield port
 
 
 @contextmanager

@@ -3,39 +3,21 @@ and a URL nobody listens on is a connection error (exit 2), named, without a tra
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 
 import pytest
+from helpers.serve_session import listening
 from helpers.stub_api import free_port
 from helpers.verify_run import CATALOG, SERVER, run_verify
-
-
-def _wait_listening(port: int, process: subprocess.Popen[bytes], seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"test server exited with {process.returncode}")
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise AssertionError(f"test server not listening on 127.0.0.1:{port} after {seconds}s")
 
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
     port = free_port()
-    process = subprocess.Popen([sys.executable, str(SERVER), str(CATALOG), "--http", str(port)])
-    try:
-        _wait_listening(port, process, 60)
+    with listening([sys.executable, str(SERVER), str(CATALOG), "--http", str(port)], port, 60,
+                   stderr=None):
         yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def test_faithful_server_over_http_is_clean(url: str, monkeypatch: pytest.MonkeyPatch,
