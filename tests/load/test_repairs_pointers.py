@@ -11,6 +11,7 @@ from typing import Any
 
 from toolcat.load.repairs import TUPLE, repair
 
+
 def tuple_items() -> dict[str, Any]:
     return {"type": "array", "items": [{"type": "string"}]}
 
@@ -47,4 +48,5 @@ def test_no_tuple_no_note() -> None:
     doc = {"openapi": "3.0.3", "paths": {},
            "components": {"schemas": {"A": {"items": {"type": "string"}}}}}
     fixed, notes = repair(doc, "spec.json")
-    assert notes == [] and fixed is doc
+    assert notes == []
+    assert fixed is doc
