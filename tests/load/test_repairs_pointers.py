@@ -50,3 +50,16 @@ def test_no_tuple_no_note() -> None:
     fixed, notes = repair(doc, "spec.json")
     assert notes == []
     assert fixed is doc
+
+
+def test_a_tuple_reached_twice_is_repaired_once() -> None:
+    """A YAML alias (``schema: *pair``) is one node at two pointers: both are noted,
+    and the node is read as prefixItems (it was an internal error, KeyError 'items')."""
+    pair = tuple_items()
+    doc = {"openapi": "3.0.3", "components": {"schemas": {"A": pair, "B": {"allOf": [pair]}}}}
+    fixed, notes = repair(doc, "spec.yaml")
+    assert [n.location for n in notes] == ["/components/schemas/A/items",
+                                           "/components/schemas/B/allOf/0/items"]
+    assert fixed["components"]["schemas"]["A"] == {"type": "array",
+                                                   "prefixItems": [{"type": "string"}]}
+    assert fixed["components"]["schemas"]["B"]["allOf"][0] is fixed["components"]["schemas"]["A"]

@@ -48,7 +48,8 @@ def repair(document: dict[str, Any], file: str) -> tuple[dict[str, Any], list[Pr
         holder = fixed
         for token in split_pointer(at):
             holder = holder[int(token)] if isinstance(holder, list) else holder[token]
-        holder["prefixItems"] = holder.pop("items")
+        if "items" in holder:   # a YAML alias: one node, reached by two pointers
+            holder["prefixItems"] = holder.pop("items")
     return fixed, notes
 
 
