@@ -48,10 +48,11 @@ def default_catalog_name(spec: Path) -> str:
 
 def _name_from_title(spec: Path) -> str:
     from .parse.duplicates import Repeats  # noqa: PLC0415
-    from .parse.reader import read_document  # noqa: PLC0415
+    from .parse.reader import glance_document  # noqa: PLC0415
 
-    # A key written twice is the pipeline's to report, by the validation mode.
-    document, _ = read_document(spec, Repeats(str(spec), keep=True))
+    # A key written twice is the pipeline's to report, by the validation mode; the
+    # tree goes on to the pipeline's bundle, which reads the same file next.
+    document = glance_document(spec, Repeats(str(spec), keep=True))
     info = document.get("info") if isinstance(document, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
     return catalog_name(title, spec.resolve().parent.name)

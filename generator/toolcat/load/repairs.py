@@ -26,6 +26,8 @@ from ..vocab.servers import template_in
 # Keys whose value maps names to schemas: an "items" key there is a name.
 _NAMES = SUBSCHEMA_MAP | DEFINITIONS | {"schemas"}
 _LITERALS = frozenset({"example", "examples", "default", "enum", "const", "value"})
+_Link = tuple[Any, str] | None   # (the parent's link, this node's token); None: the top
+
 TUPLE = ("'items' is a list (a draft-4 tuple, which OpenAPI does not allow); read as "
          "prefixItems: each item at that position matches its schema, further items are free")
 TUPLE_FIX = "write one schema under 'items', or 'prefixItems' in OpenAPI 3.1"
@@ -46,26 +48,40 @@ def repair(document: dict[str, Any], file: str) -> tuple[dict[str, Any], list[Pr
         holder = fixed
         for token in split_pointer(at):
             holder = holder[int(token)] if isinstance(holder, list) else holder[token]
-        holder["prefixItems"] = holder.pop("items")
+        if "items" in holder:   # a YAML alias: one node, reached by two pointers
+            holder["prefixItems"] = holder.pop("items")
     return fixed, notes
 
 
 def _tuples(node: Any, at: str, names: bool, out: list[str]) -> None:
-    stack = [(node, at, names)]
+    """Where ``items`` is a list. Only containers are walked, and a place is spelled as
+    a pointer only when it is one (each node holds its parent's link and its own
+    token): the walk visits every node of a 13 MB document."""
+    stack: list[tuple[Any, _Link, bool]] = [(node, None, names)]
     while stack:
-        node, at, names = stack.pop()
+        node, link, names = stack.pop()
         if isinstance(node, list):
-            stack += [(v, f"{at}/{i}", False) for i, v in enumerate(node)]
+            stack += [(v, (link, str(i)), False) for i, v in enumerate(node)
+                      if isinstance(v, dict | list)]
             continue
         if not isinstance(node, dict):
             continue
         if not names and isinstance(node.get("items"), list):
-            out.append(at)
+            out.append(_pointer(at, link))
         for key, value in node.items():
-            if not names and (key in _LITERALS or key.startswith("x-")):
+            if not isinstance(value, dict | list) or (not names and (
+                    key in _LITERALS or key.startswith("x-"))):
                 continue
-            stack.append((value, f"{at}/{escape_token(key)}", not names and key in _NAMES))
+            stack.append((value, (link, key), not names and key in _NAMES))
     out.sort()
+
+
+def _pointer(at: str, link: _Link) -> str:
+    tokens = []
+    while link is not None:
+        link, token = link
+        tokens.append(escape_token(token))
+    return at + "".join(f"/{token}" for token in reversed(tokens))
 
 
 def _templates(document: dict[str, Any], file: str) -> list[Problem]:

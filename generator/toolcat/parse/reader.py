@@ -27,6 +27,7 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ import orjson
 import yaml
 from yaml.nodes import ScalarNode, SequenceNode
 
-from ..errors import ToolcatError, fail
+from ..errors import Problem, ToolcatError, fail
 from .duplicates import Repeats, check_json, may_repeat
 from .exact_json import exact_json, may_be_rounded
 from .limits import check_tree_depth, read_bounded
@@ -268,4 +269,36 @@ def _yaml_error(exc: yaml.YAMLError, data: bytes) -> tuple[str, str]:
 def read_document(path: Path, repeats: Repeats | None = None) -> tuple[Any, bytes]:
     """Return (data, raw bytes) of a spec file (``repeats``: see ``parse_bytes``)."""
     data = read_bounded(path)
+    lent = _lent.pop(path.resolve(), None) if _lent else None
+    if lent is not None and lent.data == data and repeats is not None \
+            and (repeats.file, repeats.keep) == (lent.file, lent.keep):
+        repeats.found += lent.found
+        return lent.tree, data
     return parse_bytes(data, path, repeats), data
+
+
+@dataclass(frozen=True)
+class _Lent:
+    data: bytes
+    tree: Any
+    file: str           # the repeats policy it was read with, and what it found
+    keep: bool
+    found: list[Problem]
+
+
+# A tree read by a caller that only glanced at it (an ad hoc catalog is named from
+# ``info.title`` before the pipeline bundles the same file), lent to the next
+# ``read_document`` of the same file, bytes and repeats policy, which takes it: one
+# holder at a time, and Stripe's 4 MB of YAML is parsed once, not twice.
+_lent: dict[Path, _Lent] = {}
+
+
+def glance_document(path: Path, repeats: Repeats) -> Any:
+    """``read_document`` for a caller that keeps nothing of the tree it reads: the
+    tree is lent to the next reader of the same file (see ``_lent``)."""
+    before = len(repeats.found)
+    tree, data = read_document(path, repeats)
+    _lent.clear()
+    _lent[path.resolve()] = _Lent(data, tree, repeats.file, repeats.keep,
+                                  repeats.found[before:])
+    return tree

@@ -60,6 +60,8 @@ def pydoc(value: str) -> Escaped:
 
 def visible(text: str) -> str:
     """``text`` with every character that does not show as itself written as ``\\uXXXX``."""
+    if text.isascii() and text.isprintable():   # no ASCII character outside Cc is hidden
+        return text
     return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in _HIDDEN_CATEGORIES
                    else c for c in text)
 

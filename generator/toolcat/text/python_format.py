@@ -7,9 +7,11 @@ black's output is a pure function of its input text, its version and its mode:
 
 from __future__ import annotations
 
+import re
 from importlib.metadata import version
 
 from ..vocab.digests import sha256_hex as _sha256
+from .escape import Escaped
 
 # black's mode, spelled out once: it is both what black runs with and part of the
 # rendered digest, so changing it here re-formats every module.
@@ -31,3 +33,26 @@ def black_format(text: str) -> str:
 
     mode = black.Mode(target_versions={TargetVersion[TARGET_VERSION]}, line_length=LINE_LENGTH)
     return black.format_str(text, mode=mode)
+
+
+class NotBlackStyle(Exception):
+    """A value whose spelling in black's style ``black_literal`` does not know."""
+
+
+# Printable ASCII but quotes and backslash: black writes such a string "like this".
+_PLAIN = re.compile(r"[ !#-&(-\[\]-~]*")
+
+
+def black_literal(value: object) -> Escaped:
+    """``pyrepr`` as black spells it, for strings whose spelling is known for sure
+    (printable ASCII without quotes or backslashes: in double quotes, as black's string
+    normalisation writes them); anything else raises ``NotBlackStyle``, so that black
+    decides."""
+    if isinstance(value, str) and _PLAIN.fullmatch(value) is not None:
+        return Escaped(f'"{value}"')
+    raise NotBlackStyle(repr(value))
+
+
+def fits(text: str) -> bool:
+    """Every line of ``text`` within black's line length."""
+    return all(len(line) <= LINE_LENGTH for line in text.splitlines())

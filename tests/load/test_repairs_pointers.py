@@ -1,0 +1,65 @@
+"""Warn mode's tuple ``items`` are found wherever they are, at their exact pointers.
+
+``repairs._tuples`` spells a node's pointer only when it holds a tuple (the walk
+visits every node of a 13 MB document); the pointer must still be escaped token by
+token, count list indexes, and skip what is no schema (examples, extensions, names).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcat.load.repairs import TUPLE, repair
+
+
+def tuple_items() -> dict[str, Any]:
+    return {"type": "array", "items": [{"type": "string"}]}
+
+
+def document() -> dict[str, Any]:
+    return {
+        "openapi": "3.0.3",
+        "paths": {"/a/{b}~c": {"get": {"parameters": [
+            {"name": "x", "in": "query", "schema": {"type": "string"}},
+            {"name": "y", "in": "query", "schema": tuple_items()}]}}},
+        "components": {"schemas": {
+            "Pair": {"allOf": [{"type": "object"}, {"properties": {"p": tuple_items()}}]},
+            # a property named "items" whose schema is an object: a name, no tuple
+            "Named": {"properties": {"items": {"type": "object"}}},
+            "Example": {"example": {"items": [1, 2]}, "x-doc": {"items": [1]}},
+            "Deep/One": {"items": {"items": [{"type": "integer"}]}},
+        }},
+    }
+
+
+def test_each_tuple_found_at_its_escaped_pointer() -> None:
+    fixed, notes = repair(document(), "spec.json")
+    found = [(n.location, n.message) for n in notes]
+    assert found == [
+        ("/components/schemas/Deep~1One/items/items", TUPLE),
+        ("/components/schemas/Pair/allOf/1/properties/p/items", TUPLE),
+        ("/paths/~1a~1{b}~0c/get/parameters/1/schema/items", TUPLE),
+    ]
+    pair = fixed["components"]["schemas"]["Pair"]["allOf"][1]["properties"]["p"]
+    assert pair == {"type": "array", "prefixItems": [{"type": "string"}]}
+
+
+def test_no_tuple_no_note() -> None:
+    doc = {"openapi": "3.0.3", "paths": {},
+           "components": {"schemas": {"A": {"items": {"type": "string"}}}}}
+    fixed, notes = repair(doc, "spec.json")
+    assert notes == []
+    assert fixed is doc
+
+
+def test_a_tuple_reached_twice_is_repaired_once() -> None:
+    """A YAML alias (``schema: *pair``) is one node at two pointers: both are noted,
+    and the node is read as prefixItems (it was an internal error, KeyError 'items')."""
+    pair = tuple_items()
+    doc = {"openapi": "3.0.3", "components": {"schemas": {"A": pair, "B": {"allOf": [pair]}}}}
+    fixed, notes = repair(doc, "spec.yaml")
+    assert [n.location for n in notes] == ["/components/schemas/A/items",
+                                           "/components/schemas/B/allOf/0/items"]
+    assert fixed["components"]["schemas"]["A"] == {"type": "array",
+                                                   "prefixItems": [{"type": "string"}]}
+    assert fixed["components"]["schemas"]["B"]["allOf"][0] is fixed["components"]["schemas"]["A"]
