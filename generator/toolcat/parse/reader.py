@@ -37,6 +37,7 @@ from yaml.nodes import ScalarNode, SequenceNode
 from ..errors import ToolcatError, fail
 from .duplicates import Repeats, check_json, may_repeat
 from .exact_json import exact_json, may_be_rounded
+from .inputs import Read
 from .limits import check_tree_depth, read_bounded
 from .yaml_build import build
 from .yaml_limits import check_nesting, check_nodes
@@ -265,7 +266,9 @@ def _yaml_error(exc: yaml.YAMLError, data: bytes) -> tuple[str, str]:
     return where, getattr(exc, "problem", None) or type(exc).__name__
 
 
-def read_document(path: Path, repeats: Repeats | None = None) -> tuple[Any, bytes]:
-    """Return (data, raw bytes) of a spec file (``repeats``: see ``parse_bytes``)."""
-    data = read_bounded(path)
+def read_document(path: Path, repeats: Repeats | None = None,
+                  read: Read = read_bounded) -> tuple[Any, bytes]:
+    """Return (data, raw bytes) of a spec file (``repeats``: see ``parse_bytes``; ``read``:
+    the run's ``Inputs.read``, parse/inputs.py)."""
+    data = read(path)
     return parse_bytes(data, path, repeats), data
