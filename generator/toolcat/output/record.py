@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..identity import pinned_versions
 from ..jsonio import dumps
+from ..parse.inputs import Read, SpecFiles
 from ..parse.limits import read_bounded
 from ..text.template_files import folder_digest
 from ..vocab.digests import sha256_tagged as _sha256
