@@ -25,8 +25,10 @@ Listed = list[tuple[str, str]]   # (absolute path, sha256) of every file: the ca
 
 
 class Inputs:
-    """Each file's bytes as first read in this run, by its real path. A read that fails
-    is not remembered: it fails again, as it would have."""
+    """Each file's bytes as first read in this run, by its absolute path as spelled
+    (toolcat names each file one way within a run; resolving links would cost a system
+    call per folder of each of DigitalOcean's 1,509 files). A read that fails is not
+    remembered: it fails again, as it would have."""
 
     __slots__ = ("_read",)
 
@@ -34,7 +36,9 @@ class Inputs:
         self._read: dict[str, bytes] = {}
 
     def read(self, path: Path) -> bytes:
-        key = os.path.realpath(path)
+        key = os.fspath(path)
+        if not os.path.isabs(key):
+            key = os.path.abspath(key)
         found = self._read.get(key)
         if found is None:
             found = self._read[key] = read_bounded(path)
