@@ -34,7 +34,7 @@ from .output.files import Difference
 from .output.guard import BYTECODE
 from .parse.inputs import Inputs, Read
 from .progress import progress
-from .run import Run
+from .run import Run, fix_command
 from .vocab.exits import Exit
 from .vocab.files import CATALOG_FILE
 from .vocab.validation import MODES, Mode
@@ -207,16 +207,9 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
         for diff in checked.differences:
             click.echo(diff.diff, nl=False)
         click.echo(_bytecode_note(checked.differences), nl=False)
-        click.echo(f"fix: run {_fix(target)} and commit the result")
+        click.echo(f"fix: run {fix_command(target)} and commit the result")
     if stale:
         sys.exit(Exit.STALE)
-
-
-def _fix(target: Target) -> str:
-    """The command that regenerates ``target``, quoted, and where to run it: the one its
-    module names (one builder, config.regenerate_command, for every message)."""
-    where = f" from {target.output.resolve().parent}" if target.regenerate_from else ""
-    return f"`{target.regenerate}`{where}"
 
 
 def _bytecode_note(differences: tuple[Difference, ...]) -> str:
@@ -294,7 +287,7 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
         raise click.UsageError("name the catalog to serve: "
                                + ", ".join(r.target.name for r in runs))
     target = runs[0].target
-    fix = _fix(target)
+    fix = fix_command(target)
     catalog_file = target.output / CATALOG_FILE
     if not catalog_file.is_file():
         raise ToolcatError.single(str(target.output), "", f"no {CATALOG_FILE} in this folder",

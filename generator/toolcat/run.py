@@ -36,3 +36,10 @@ class Run:
         return [target.spec, *([target.overrides] if target.overrides else []),
                 *target.overlays, *([self.config] if self.config else [])]
 
+
+def fix_command(target: Target) -> str:
+    """The command that regenerates ``target``, quoted, and where to run it: the one its
+    module names, in every message that says how to bring a folder up to date (check,
+    serve, diff)."""
+    where = f" from {target.output.resolve().parent}" if target.regenerate_from else ""
+    return f"`{target.regenerate}`{where}"
