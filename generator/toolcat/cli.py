@@ -32,27 +32,30 @@ from .load.validation.findings import Findings, warnings
 from .model.naming import catalog_name
 from .output.files import Difference
 from .output.guard import BYTECODE
+from .parse.inputs import Inputs, Read
 from .progress import progress
+from .run import Run, fix_command
 from .vocab.exits import Exit
 from .vocab.files import CATALOG_FILE
 from .vocab.validation import MODES, Mode
 
 
-def default_catalog_name(spec: Path) -> str:
+def default_catalog_name(spec: Path, inputs: Inputs | None = None) -> str:
     """From the spec's ``info.title``, else its folder's name (see ``catalog_name``);
-    remembered by this machine's cache (``cache/names.py``)."""
+    remembered by this machine's cache (``cache/names.py``). ``inputs``: the run's."""
     from .cache.names import cached_name  # noqa: PLC0415
 
-    return cached_name(spec, _name_from_title)
+    read = (inputs or Inputs()).read
+    return cached_name(spec, lambda path: _name_from_title(path, read), read)
 
 
-def _name_from_title(spec: Path) -> str:
+def _name_from_title(spec: Path, read: Read) -> str:
     from .parse.duplicates import Repeats  # noqa: PLC0415
     from .parse.reader import glance_document  # noqa: PLC0415
 
     # A key written twice is the pipeline's to report, by the validation mode; the
     # tree goes on to the pipeline's bundle, which reads the same file next.
-    document = glance_document(spec, Repeats(str(spec), keep=True))
+    document = glance_document(spec, Repeats(str(spec), keep=True), read)
     info = document.get("info") if isinstance(document, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
     return catalog_name(title, spec.resolve().parent.name)
@@ -61,16 +64,17 @@ def _name_from_title(spec: Path) -> str:
 def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None,
              prefix: str, validation: Mode | None = None,
              overrides: Path | None = None, ref_root: Path | None = None,
-             overlays: tuple[Path, ...] = ()) -> list[Target]:
+             overlays: tuple[Path, ...] = ()) -> list[Run]:
+    """The run of each catalog the options name: where each run's context is built."""
     if validation is not None and spec is None and out is None:
         raise click.UsageError("--validation is for ad hoc runs (--spec, --out); for a "
                                f"catalog of {config}, set its `validation:` there")
     if spec is not None or out is not None:
         if spec is None or out is None:
             raise click.UsageError("--spec and --out go together")
-        label = spec.name
+        label, inputs = spec.name, Inputs()
         if name is None:
-            name = default_catalog_name(spec)
+            name = default_catalog_name(spec, inputs)
         check_catalog_name(name, "--name", "")
         regenerate, regenerate_from = regenerate_command(
             ["toolcat generate", ("--spec", spec), ("--out", out), "--name", name,
@@ -79,10 +83,10 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
              *([("--overrides", overrides)] if overrides else []),
              *([("--ref-root", ref_root)] if ref_root else []),
              *(("--overlay", o) for o in overlays)], out)
-        return [Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix,
-                       validation=validation or "strict", overrides=overrides,
-                       overlays=overlays, ref_root=ref_root, regenerate=regenerate,
-                       regenerate_from=regenerate_from)]
+        return [Run(Target(name=name, spec=spec, spec_label=label, output=out, prefix=prefix,
+                           validation=validation or "strict", overrides=overrides,
+                           overlays=overlays, ref_root=ref_root, regenerate=regenerate,
+                           regenerate_from=regenerate_from), None, inputs)]
     if overrides is not None:
         raise click.UsageError("--overrides is for ad hoc runs (--spec/--out); "
                                "with a config, set overrides: in it")
@@ -95,7 +99,7 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
         raise ToolcatError.single(str(config), "", "config file not found",
                                   "run from the project root, pass --config, or use "
                                   "--spec FILE --out DIR")
-    return select(load_config(config), name, str(config))
+    return [Run(target, config) for target in select(load_config(config), name, str(config))]
 
 
 _common = [
@@ -159,7 +163,7 @@ def cli(ctx: click.Context) -> None:
     """Derive MCP tool catalogs from OpenAPI documents."""
     # diff --base asks whether each catalog is fresh; the diff room ranks below the
     # flows that answer it, so the answer is handed down rather than imported up.
-    ctx.obj = StaleCheck(lambda target: flows.check(target).stale)
+    ctx.obj = StaleCheck(lambda target: flows.check(Run(target)).stale)
 
 
 @cli.command()
@@ -169,10 +173,11 @@ def generate(name: str | None, config: Path, spec: Path | None, out: Path | None
              overrides: Path | None, overlays: tuple[Path, ...], quiet: bool,
              ref_root: Path | None) -> None:
     """Generate every catalog in the config, or the one named."""
-    for target in _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
-                           ref_root, overlays):
+    for run in _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
+                        ref_root, overlays):
+        target = run.target
         with progress(f"{target.name}: generating from {target.spec}", quiet=quiet):
-            done = flows.generate(target, config if spec is None else None)
+            done = flows.generate(run)
         _warn(done.findings)
         click.echo(f"{target.name}: {done.tools} tools, {done.size:,} bytes -> "
                    f"{target.output}")
@@ -186,10 +191,11 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
           ref_root: Path | None) -> None:
     """Regenerate in memory and compare with disk; exit 1 if anything differs."""
     stale = False
-    for target in _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
-                           ref_root, overlays):
+    for run in _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
+                        ref_root, overlays):
+        target = run.target
         with progress(f"{target.name}: checking against {target.spec}", quiet=quiet):
-            checked = flows.check(target)
+            checked = flows.check(run)
         _warn(checked.findings)
         if not checked.stale:
             click.echo(f"{target.name}: up to date ({checked.tools} tools)")
@@ -202,16 +208,9 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
         for diff in checked.differences:
             click.echo(diff.diff, nl=False)
         click.echo(_bytecode_note(checked.differences), nl=False)
-        click.echo(f"fix: run {_fix(target)} and commit the result")
+        click.echo(f"fix: run {fix_command(target)} and commit the result")
     if stale:
         sys.exit(Exit.STALE)
-
-
-def _fix(target: Target) -> str:
-    """The command that regenerates ``target``, quoted, and where to run it: the one its
-    module names (one builder, config.regenerate_command, for every message)."""
-    where = f" from {target.output.resolve().parent}" if target.regenerate_from else ""
-    return f"`{target.regenerate}`{where}"
 
 
 def _bytecode_note(differences: tuple[Difference, ...]) -> str:
@@ -283,19 +282,19 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise click.BadParameter(f"'{base_url}' is not an http(s) URL with a host "
                                      "(e.g. http://127.0.0.1:9000)", param_hint="--base-url")
-    targets = _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
-                       ref_root, overlays)
-    if len(targets) != 1:
+    runs = _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
+                    ref_root, overlays)
+    if len(runs) != 1:
         raise click.UsageError("name the catalog to serve: "
-                               + ", ".join(t.name for t in targets))
-    target = targets[0]
-    fix = _fix(target)
+                               + ", ".join(r.target.name for r in runs))
+    target = runs[0].target
+    fix = fix_command(target)
     catalog_file = target.output / CATALOG_FILE
     if not catalog_file.is_file():
         raise ToolcatError.single(str(target.output), "", f"no {CATALOG_FILE} in this folder",
                                   f"run {fix} first")
     with progress(f"{target.name}: checking against {target.spec}", quiet=quiet):
-        checked = flows.check(target)
+        checked = flows.check(runs[0])
     if checked.stale:
         names = ", ".join(str(d.path) for d in checked.differences[:5])
         raise ToolcatError.single(str(target.output), "", "the catalog is stale: it no longer "

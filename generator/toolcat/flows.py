@@ -25,6 +25,7 @@ from .output.fresh import remember_outputs, unchanged
 from .output.guard import check_replaceable, emitted_names, replaceable_names
 from .output.record import make_record
 from .output.unwritable import refused_when_unwritable
+from .run import Run
 from .vocab.files import CATALOG_FILE, RECORD_FILE
 
 
@@ -49,20 +50,21 @@ class Checked:
         return bool(self.differences)
 
 
-def generate(target: Target, config: Path | None = None) -> Generated:
+def generate(run: Run) -> Generated:
     """Build, then replace the folder, if it is one toolcat may replace (see
-    output/guard.py; ``config``: the config file, an input the folder must not hold)."""
+    output/guard.py; every named input, the config included, is a file the folder must
+    not hold)."""
     from .pipeline import build  # noqa: PLC0415 - see the module's docstring
 
+    target = run.target
     names = emitted_names(target)
     replaceable = replaceable_names(target)
-    inputs = [target.spec, *([target.overrides] if target.overrides else []),
-              *target.overlays, *([config] if config else [])]
+    inputs = run.named_inputs()
     check_replaceable(target.output, replaceable, inputs)
-    built = build(target, render=True)
+    built = build(run, render=True)
     catalog, files = built.catalog, built.files or {}
     _budgets(target, files.get(CATALOG_FILE))
-    record = make_record(target, built.read, files, len(catalog.tools))
+    record = make_record(target, built.spec_files, files, len(catalog.tools), run.read)
     written = {**files, RECORD_FILE: record}
     if not set(written) <= names:
         raise AssertionError(f"rendered {sorted(set(written) - names)}, not in emitted_names")
@@ -72,30 +74,31 @@ def generate(target: Target, config: Path | None = None) -> Generated:
         # folder may have changed while building.
         write_catalog(target.output, written,
                       guard=lambda: check_replaceable(target.output, replaceable, every_input))
-    remember_outputs(target, built.spec_files, written, len(catalog.tools))
+    remember_outputs(target, built.spec_files, written, len(catalog.tools), run.read)
     return Generated(target, len(catalog.tools), sum(len(v) for v in files.values()),
                      built.findings)
 
 
-def check(target: Target) -> Checked:
+def check(run: Run) -> Checked:
     """Compare every file and folder under the catalog folder, its record included,
     with what ``generate`` would write; change nothing (an interrupted swap's backup
     beside it is neither restored nor read: a missing folder is stale)."""
+    target = run.target
     current = _read_folder(target.output)
-    tools = unchanged(target, current)
+    tools = unchanged(target, current, run.read)
     if tools is not None:
         _budgets(target, current.get(CATALOG_FILE))
         return Checked(target, tools, ())
     from .pipeline import build  # noqa: PLC0415 - not needed when fresh
 
-    built = build(target, render=True)
+    built = build(run, render=True)
     catalog, files = built.catalog, built.files or {}
-    record = make_record(target, built.read, files, len(catalog.tools))
+    record = make_record(target, built.spec_files, files, len(catalog.tools), run.read)
     expected = {**files, RECORD_FILE: record}
     differences = compare(target.output, expected, current)
     _budgets(target, files.get(CATALOG_FILE))
     if not differences:
-        remember_outputs(target, built.spec_files, expected, len(catalog.tools))
+        remember_outputs(target, built.spec_files, expected, len(catalog.tools), run.read)
         return Checked(target, len(catalog.tools), (), findings=built.findings)
     from .diff.report import stale_summary  # noqa: PLC0415 - only when stale
 

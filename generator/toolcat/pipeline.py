@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -36,13 +36,15 @@ from .model.types import Catalog, Source
 from .model.undeclared import add_undeclared
 from .normalise.defs import Definitions
 from .output.files import Files
-from .output.record import SpecFiles, spec_files
 from .overrides.apply import apply_overrides
 from .overrides.schema import read_overrides
+from .parse.inputs import Inputs, Read, SpecFiles
+from .parse.limits import read_bounded
 from .render.catalog import render_catalog
 from .render.catalog_check import check_catalog
 from .render.python_module import render_python
 from .render.summary import render_summary
+from .run import Run
 from .text.python_format import black_format, black_key
 from .vocab.digests import tagged
 from .vocab.files import CATALOG_FILE, MODELS_FILE, MODULE_FILE, SUMMARY_FILE
@@ -55,14 +57,14 @@ class LoadedSpec:
     openapi: str
     is_30: bool
     validated: Callable[[], Findings]   # waits for validation; what it found
-    files: dict[Path, bytes]        # every file the document was read from
+    files: SpecFiles                # every file the document was read from
     # What the overlays wrote (an error there is located in the overlay action).
     overlaid: Applied = field(default_factory=Applied)
     swagger: dict[str, Any] | None = None   # the Swagger 2.0 document it was converted from
 
 
-def spec_digest(files: dict[Path, bytes], root: Path,
-                overlays: tuple[Path, ...] = ()) -> str:
+def spec_digest(files: Mapping[Path, bytes], root: Path, overlays: tuple[Path, ...] = (),
+                read: Read = read_bounded) -> str:
     """The digest of the document as read: every file of it, then every overlay file
     in the order applied (none: the digest of the files alone, as before overlays)."""
     digest = hashlib.sha256()
@@ -73,19 +75,20 @@ def spec_digest(files: dict[Path, bytes], root: Path,
         digest.update(rel.encode() + b"\0" + data + b"\0")
     for overlay in overlays:
         rel = Path(os.path.relpath(overlay, root)).as_posix()
-        digest.update(b"overlay\0" + rel.encode() + b"\0" + overlay.read_bytes() + b"\0")
+        digest.update(b"overlay\0" + rel.encode() + b"\0" + read(overlay) + b"\0")
     return tagged(digest.hexdigest())
 
 
-def load_spec(path: Path, known_valid: str | None = None,
-              ref_root: Path | None = None, overlays: tuple[Path, ...] = ()) -> LoadedSpec:
+def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None = None,
+              overlays: tuple[Path, ...] = (), read: Read | None = None) -> LoadedSpec:
     """Bundle, apply the overlays, start validating (unless ``known_valid`` is this
-    spec's digest), convert 2.0."""
-    bundled = cached_bundle(path, lambda p: bundle(p, ref_root), ref_root)
+    spec's digest), convert 2.0; every file read through ``read`` (the run's)."""
+    read = read or Inputs().read
+    bundled = cached_bundle(path, lambda p: bundle(p, ref_root, read), ref_root, read)
     document = bundled.document
-    overlaid = apply_overlays(document, overlays)
+    overlaid = apply_overlays(document, overlays, read)
     _check_version(document, str(path))
-    sha = spec_digest(bundled.files, path.resolve().parent, overlays)
+    sha = spec_digest(bundled.files, path.resolve().parent, overlays, read)
     findings = Findings(str(path))
     validated: Callable[[], Findings] = lambda: findings  # noqa: E731
     if known_valid != verdict(sha):
@@ -137,34 +140,38 @@ def _check_version(document: dict[str, Any], file: str) -> None:
 @dataclass(frozen=True)
 class Built:
     catalog: Catalog
-    read: SpecFiles             # the files the spec was read from (the folder's record)
     files: Files | None         # the rendered folder, when asked for
-    spec_files: dict[Path, bytes]   # the same files, as read
-    findings: Findings              # the validator's problems (warn mode; none when strict)
+    spec_files: SpecFiles       # the files the spec was read from, as read
+    findings: Findings          # the validator's problems (warn mode; none when strict)
 
 
 def build_catalog(target: Target, known_valid: str | None = None) -> Catalog:
     return build(target, known_valid).catalog
 
 
-def build(target: Target, known_valid: str | None = None, *, render: bool = False) -> Built:
-    """The catalog (rendered for ``target.output`` if ``render``), once validation passed.
+def build(target: Target | Run, known_valid: str | None = None, *,
+          render: bool = False) -> Built:
+    """The catalog (rendered for ``target.output`` if ``render``), once validation passed;
+    a bare target is a run of its own.
 
     Everything but writing (and catalog.json, which records the verdict) runs
     while the validator works in its own process, so on two cores the longer of
     the two sets the pace. In strict mode, whatever fails, the validator's problems
     with the document are reported first.
     """
+    run = target if isinstance(target, Run) else Run(target)
     try:
-        return _build(target, known_valid, render)
+        return _build(run, known_valid, render)
     except RecursionError:  # depth is bounded on read; a chain of $refs may still be long
-        raise fail(str(target.spec), "/", "the document's schemas refer to each other "
+        raise fail(str(run.target.spec), "/", "the document's schemas refer to each other "
                    "too deeply to process", "shorten the chains of $ref/allOf") from None
 
 
-def _build(target: Target, known_valid: str | None, render: bool) -> Built:
-    overrides, lines = read_overrides(target.overrides) if target.overrides else (None, {})
-    spec = load_spec(target.spec, known_valid, target.ref_root, target.overlays)
+def _build(run: Run, known_valid: str | None, render: bool) -> Built:
+    target = run.target
+    overrides, lines = (read_overrides(target.overrides, run.read) if target.overrides
+                        else (None, {}))
+    spec = load_spec(target.spec, known_valid, target.ref_root, target.overlays, run.read)
     try:
         return _built(target, spec, overrides, lines, render)
     except ToolcatError as exc:   # a part an overlay wrote: named in that overlay
@@ -176,7 +183,7 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
     notes: list[Problem] = []   # the model stage's findings (operationIds shared)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
-        size = Budget(str(target.spec), sum(len(data) for data in spec.files.values()))
+        size = Budget(str(target.spec), spec.files.size())
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,
                                        target.name_budget, target.open_world, target.selection,
                                        size, notes, leave_out=target.validation == "warn")
@@ -211,7 +218,7 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
     check_catalog(catalog, str(target.spec))
     if files is not None:
         files = {CATALOG_FILE: render_catalog(catalog), **files}
-    return Built(catalog, spec_files(spec.files, target.spec), files, spec.files, findings)
+    return Built(catalog, files, spec.files, findings)
 
 
 def _in_swagger(exc: ToolcatError, swagger: dict[str, Any], file: str) -> ToolcatError:

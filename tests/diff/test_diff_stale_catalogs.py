@@ -55,3 +55,22 @@ def test_stale_then_regenerated(tmp_path: Path) -> None:
     after = run_cli("diff", "--base", "HEAD", "--fail-on", "breaking", cwd=repo)
     assert after.returncode == 1, after.stderr
     assert "- get_item  BREAKING" in after.stdout
+
+
+def test_stale_says_where_to_run_the_fix(tmp_path: Path) -> None:
+    """A catalog folder outside the repository: its module's command runs from the folder
+    holding it, and the diff's fix says so, as check's and serve's do."""
+    repo = tmp_path / "project"
+    (repo / "specs").mkdir(parents=True)
+    (repo / "specs" / "api.json").write_text(_spec(["listItems", "getItem"]))
+    (repo / "specs" / "toolcat.yaml").write_text(
+        "catalogs:\n  demo:\n    spec: api.json\n    output: ../../elsewhere/demo\n")
+    _git(repo, "init", "-q")
+    assert run_cli("generate", cwd=repo).returncode == 0
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "spec")
+    (repo / "specs" / "api.json").write_text(_spec(["listItems"]))
+    stale = run_cli("diff", "--base", "HEAD", cwd=repo)
+    assert stale.returncode == 2, stale.stdout + stale.stderr
+    assert ("fix: run `toolcat generate demo --config ../project/specs/toolcat.yaml` from "
+            f"{tmp_path / 'elsewhere'} first, then diff again") in stale.stderr, stale.stderr

@@ -24,11 +24,10 @@ import yaml
 from ..errors import Problem, ToolcatError
 from ..identity import files_digest
 from ..load.bundle import Bundle
+from ..parse.inputs import Inputs, Listed, Read, SpecFiles
 from ..parse.limits import read_bounded
 from ..vocab.digests import sha256_hex
 from .store import FORMAT, cache_dir, load, store
-
-Listed = list[tuple[str, str]]   # (absolute path, sha256) of every file read
 
 
 @cache
@@ -41,26 +40,28 @@ def code_digest() -> str:
     return digest.hexdigest()
 
 
-def read_input(path: Path) -> bytes:
+def read_input(path: Path, read: Read = read_bounded) -> bytes:
     """An input file's bytes, read within ``parse.limits`` (a FIFO or /dev/zero is
     an OSError here, for the caller's fallback, and a located refusal in ``make``)."""
     try:
-        return read_bounded(path)
+        return read(path)
     except ToolcatError as exc:
         raise OSError(exc.render()) from None
 
 
 def cached_bundle(path: Path, make: Callable[[Path], Bundle],
-                  ref_root: Path | None = None) -> Bundle:
-    """``make(path)``, or the same result from the cache when no input changed.
+                  ref_root: Path | None = None, read: Read | None = None) -> Bundle:
+    """``make(path)``, or the same result from the cache when no input changed (every
+    file read through ``read``, the run's ``Inputs.read``: ``make`` is handed the same).
 
     ``ref_root`` joins the key: a bundle allowed a wider folder must not stand in
     for one that is not.
     """
+    read = read or Inputs().read
     folder = cache_dir()
     root = path.resolve()
     try:
-        data = read_input(root)
+        data = read_input(root, read)
     except OSError:
         folder = None  # ``make`` reports the unreadable file
     if folder is None:
@@ -68,38 +69,34 @@ def cached_bundle(path: Path, make: Callable[[Path], Bundle],
     wider = ref_root.resolve() if ref_root is not None else ""
     key = sha256_hex(f"{code_digest()}\0{root}\0{sha256_hex(data)}\0{wider}".encode())
     entry = folder / f"{key}.bundle"
-    found = _read(entry, root, data)
+    found = _read(entry, read)
     if found is not None:
         return found
     bundled = make(path)
-    store(folder, entry, (listed(bundled.files), bundled.document,
+    store(folder, entry, (bundled.files.listed(), bundled.document,
                           [astuple(p) for p in bundled.duplicates]))
     return bundled
 
 
-def listed(files: dict[Path, bytes]) -> Listed:
-    return [(str(file), sha256_hex(data)) for file, data in files.items()]
-
-
-def verified(entries: Listed, root: Path, root_data: bytes) -> dict[Path, bytes] | None:
+def verified(entries: Listed, read: Read) -> SpecFiles | None:
     """The listed files' bytes, if every one still hashes as listed."""
     files: dict[Path, bytes] = {}
     try:
         for name, sha in entries:
             file = Path(name)
-            files[file] = root_data if file == root else read_input(file)
+            files[file] = read_input(file, read)
             if sha256_hex(files[file]) != sha:
                 return None
     except (OSError, ValueError, TypeError):
         return None
-    return files
+    return SpecFiles(files)
 
 
-def _read(entry: Path, root: Path, root_data: bytes) -> Bundle | None:
+def _read(entry: Path, read: Read) -> Bundle | None:
     found = load(entry)
     if found is None:
         return None
     entries, document, duplicates = found
-    files = verified(entries, root, root_data)
+    files = verified(entries, read)
     return None if files is None else Bundle(document, files,
                                              tuple(Problem(*p) for p in duplicates))

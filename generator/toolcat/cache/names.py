@@ -14,17 +14,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ..parse.inputs import Read
+from ..parse.limits import read_bounded
 from ..vocab.digests import sha256_hex
 from .bundles import code_digest, read_input
 from .store import cache_dir, load, store
 
 
-def cached_name(spec: Path, derive: Callable[[Path], str]) -> str:
-    """``derive(spec)``, or the name it gave last time for the same root file."""
+def cached_name(spec: Path, derive: Callable[[Path], str], read: Read = read_bounded) -> str:
+    """``derive(spec)``, or the name it gave last time for the same root file (read
+    through ``read``, the run's ``Inputs.read``, which ``derive`` reads through too)."""
     folder = cache_dir()
     root = spec.resolve()
     try:
-        data = read_input(root) if folder is not None else b""
+        data = read_input(root, read) if folder is not None else b""
     except OSError:
         folder = None   # ``derive`` reports the unreadable file
     if folder is None:

@@ -19,6 +19,7 @@ from click.core import ParameterSource
 from ..catalog.reader import read_catalog
 from ..config import DEFAULT_CONFIG, load_config
 from ..errors import Problem, ToolcatError, fail
+from ..run import fix_command
 from ..vocab.exits import Exit
 from . import StaleCheck
 from .catalogs import revision_pairs
@@ -77,7 +78,7 @@ def _refuse_stale(config: Path) -> None:
     if stale:
         raise ToolcatError([Problem(str(t.output), "", f"catalog '{t.name}' is stale against "
                                     f"its spec {t.spec}: the diff would compare the old "
-                                    "catalog", f"run `{t.regenerate}` first, then diff again")
+                                    "catalog", f"run {fix_command(t)} first, then diff again")
                             for t in stale])
 
 

@@ -37,7 +37,8 @@ from urllib.request import url2pathname
 
 from ..errors import Problem, ToolcatError, fail
 from ..parse.duplicates import Repeats
-from ..parse.limits import path_problem
+from ..parse.inputs import Read, SpecFiles
+from ..parse.limits import path_problem, read_bounded
 from ..parse.reader import read_document
 from ..vocab.keywords import DEFINITIONS, SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from ..vocab.pointers import escape_token, pointer, split_pointer
@@ -64,7 +65,7 @@ class Bundle:
     """The bundled document and the files it was read from (for digests)."""
 
     document: Any
-    files: dict[Path, bytes] = field(default_factory=dict)
+    files: SpecFiles = field(default_factory=SpecFiles)
     # Keys written twice in one object, in any file read (parse/duplicates.py): a
     # finding of the spec's validation mode, never a silent loss.
     duplicates: tuple[Problem, ...] = ()
@@ -80,8 +81,10 @@ class _Names:
 
 
 class _Bundler:
-    def __init__(self, root: Path, ref_root: Path | None = None) -> None:
+    def __init__(self, root: Path, ref_root: Path | None = None,
+                 read: Read = read_bounded) -> None:
         self.root = root.resolve()
+        self.read = read    # every file through the run's Inputs: read once
         # Relative $refs may reach only files under this folder (item: a spec must
         # not make toolcat read, copy or print ../secret/.env).
         self.allowed = (ref_root or root.parent).resolve()
@@ -112,7 +115,7 @@ class _Bundler:
                            "file (a folder, device or FIFO)", "point it at a spec file")
             # Named as the user named the root, and other files relative to its folder.
             repeats = Repeats(where[0] if path == self.root else self.rel(path), keep=True)
-            self.docs[path], self.raw[path] = read_document(path, repeats)
+            self.docs[path], self.raw[path] = read_document(path, repeats, self.read)
             self.repeats += repeats.found
             if path != self.root and not isinstance(self.docs[path], (dict, list)):
                 # Never quote it: a file that is not a document may hold secrets.
@@ -516,19 +519,19 @@ def _self_contained(document: dict[str, Any], raw: bytes) -> bool:
 _SPLICING = SCHEMA_MAP | {"schemas"}
 
 
-def bundle(path: Path, ref_root: Path | None = None) -> Bundle:
+def bundle(path: Path, ref_root: Path | None = None, read: Read = read_bounded) -> Bundle:
     """Read ``path`` and every file its ``$ref``s reach (only files under ``ref_root``,
-    by default the folder of ``path``); return one document."""
-    bundler = _Bundler(path, ref_root)
+    by default the folder of ``path``; each through ``read``); return one document."""
+    bundler = _Bundler(path, ref_root, read)
     root_doc = bundler.doc(bundler.root, (str(path), ""))
     if not isinstance(root_doc, dict):
         raise fail(str(path), "", "the document is not a mapping",
                    "an OpenAPI document is a JSON/YAML object")
     if _self_contained(root_doc, bundler.raw[bundler.root]):
-        return Bundle(root_doc, dict(bundler.raw), tuple(bundler.repeats))
+        return Bundle(root_doc, SpecFiles(bundler.raw), tuple(bundler.repeats))
     document = bundler.walk(root_doc, bundler.root, "", False, bundler.uri(bundler.root))
     if bundler.schema_bodies:
         _place_schemas(bundler, document)
     for mapping, key, holder in bundler.mappings:
         mapping[key] = str(holder["$ref"])
-    return Bundle(document, dict(sorted(bundler.raw.items())), tuple(bundler.repeats))
+    return Bundle(document, SpecFiles(bundler.raw), tuple(bundler.repeats))

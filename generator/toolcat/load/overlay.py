@@ -33,6 +33,8 @@ from jsonpath_rfc9535.exceptions import JSONPathError
 
 from ..errors import Problem, ToolcatError, fail
 from ..parse.checked_yaml import Lines, line_of, read_yaml
+from ..parse.inputs import Read
+from ..parse.limits import read_bounded
 from ..vocab.pointers import escape_token, pointer
 
 VERSIONS = ("1.0.", "1.1.", "1.2.")
@@ -91,11 +93,13 @@ class Applied:
                        problem.fix)
 
 
-def apply_overlays(document: Any, overlays: tuple[Path, ...]) -> Applied:
-    """Apply every overlay file to ``document`` in place, in order."""
+def apply_overlays(document: Any, overlays: tuple[Path, ...],
+                   read: Read = read_bounded) -> Applied:
+    """Apply every overlay file to ``document`` in place, in order (each read through
+    ``read``, the run's ``Inputs.read``)."""
     applied = Applied()
     for path in overlays:
-        data, lines = read_yaml(path)
+        data, lines = read_yaml(path, read)
         for index, action in enumerate(_actions(data, lines, str(path))):
             _apply(document, action, str(path), line_of(lines, ("actions", index)), applied)
     return applied

@@ -18,12 +18,14 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..cache.bundles import code_digest, listed, read_input, verified
+from ..cache.bundles import code_digest, read_input, verified
 from ..cache.store import cache_dir, load, store
+from ..parse.inputs import Inputs, Read, SpecFiles
 from ..text.template_files import folder_digest
 from ..vocab.digests import sha256_hex
 from .files import Files
@@ -32,10 +34,10 @@ if TYPE_CHECKING:
     from ..config import Target
 
 
-def unchanged(target: Target, current: Files) -> int | None:
+def unchanged(target: Target, current: Files, read: Read | None = None) -> int | None:
     """The tool count, when this machine's memo vouches for ``current``, the folder's
-    files."""
-    return fresh_outputs(target, current)
+    files (every input read through ``read``, the run's ``Inputs.read``)."""
+    return fresh_outputs(target, current, read)
 
 
 @cache
@@ -51,30 +53,29 @@ def environment_digest() -> str:
     return digest.hexdigest()
 
 
-def _outputs_key(target: Target) -> tuple[Path, bytes, str]:
-    """(spec root, its bytes, key); OSError when an input cannot be read."""
+def _outputs_key(target: Target, read: Read) -> str:
+    """The memo's key; OSError when an input cannot be read."""
     root = target.spec.resolve()
-    data = read_input(root)
-    overrides = read_input(target.overrides) if target.overrides is not None else b""
+    overrides = read_input(target.overrides, read) if target.overrides is not None else b""
     parts = [environment_digest(), target.model_dump_json(), str(root),
-             str(target.output.resolve()), sha256_hex(data), sha256_hex(overrides),
-             folder_digest(target.templates) or "",
-             *(sha256_hex(read_input(overlay)) for overlay in target.overlays)]
-    return root, data, sha256_hex("\0".join(parts).encode())
+             str(target.output.resolve()), sha256_hex(read_input(root, read)),
+             sha256_hex(overrides), folder_digest(target.templates) or "",
+             *(sha256_hex(read_input(overlay, read)) for overlay in target.overlays)]
+    return sha256_hex("\0".join(parts).encode())
 
 
-def fresh_outputs(target: Target, current_files: Files) -> int | None:
+def fresh_outputs(target: Target, current_files: Files, read: Read | None = None) -> int | None:
     """The tool count, when ``current_files`` (the folder) are what a run would produce."""
     folder = cache_dir()
     if folder is None:
         return None
+    read = read or Inputs().read
     try:
-        root, data, key = _outputs_key(target)
-        found = load(folder / f"{key}.outputs")
+        found = load(folder / f"{_outputs_key(target, read)}.outputs")
         if found is None:
             return None
         entries, outputs, tools = found
-        if verified(entries, root, data) is None:
+        if verified(entries, read) is None:
             return None
         current = {rel: sha256_hex(blob) for rel, blob in current_files.items()}
     except (OSError, ValueError, TypeError):
@@ -82,16 +83,16 @@ def fresh_outputs(target: Target, current_files: Files) -> int | None:
     return int(tools) if current == outputs else None
 
 
-def remember_outputs(target: Target, spec_files: dict[Path, bytes], files: Files,
-                     tools: int) -> None:
+def remember_outputs(target: Target, spec_files: Mapping[Path, bytes], files: Files,
+                     tools: int, read: Read | None = None) -> None:
     """Record ``files`` as what ``target`` produces from ``spec_files`` (after
     generate, or an up-to-date check)."""
     folder = cache_dir()
     if folder is None:
         return
     try:
-        _, _, key = _outputs_key(target)
+        key = _outputs_key(target, read or Inputs().read)
     except OSError:
         return
     outputs = {rel: sha256_hex(blob) for rel, blob in files.items()}
-    store(folder, folder / f"{key}.outputs", (listed(spec_files), outputs, tools))
+    store(folder, folder / f"{key}.outputs", (SpecFiles(spec_files).listed(), outputs, tools))

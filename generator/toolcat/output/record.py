@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..identity import pinned_versions
 from ..jsonio import dumps
+from ..parse.inputs import Read, SpecFiles
 from ..parse.limits import read_bounded
 from ..text.template_files import folder_digest
 from ..vocab.digests import sha256_tagged as _sha256
@@ -31,23 +32,19 @@ if TYPE_CHECKING:
     from ..config import Target
 
 FORMAT = 2
-SpecFiles = dict[str, str]   # path relative to the spec's folder -> sha256
 
 
-def spec_files(files: dict[Path, bytes], spec: Path) -> SpecFiles:
-    """The record's view of the files a spec was read from."""
-    root = spec.resolve().parent
-    return {_relative(path, root): _sha256(data) for path, data in sorted(files.items())}
-
-
-def make_record(target: Target, read: SpecFiles, files: Files, tools: int) -> bytes:
+def make_record(target: Target, spec_files: SpecFiles, files: Files, tools: int,
+                read: Read = read_bounded) -> bytes:
+    """The record of a folder ``target`` renders as ``files`` from ``spec_files`` (the
+    override and overlay files read through ``read``, the run's ``Inputs.read``)."""
     return dumps({
         "format": FORMAT,
         "versions": list(pinned_versions()),
         "settings": _settings(target),
-        "spec": dict(sorted(read.items())),
-        "overrides": _overrides(target),
-        **_overlays(target),
+        "spec": dict(sorted(spec_files.relative(target.spec).items())),
+        "overrides": _overrides(target, read),
+        **_overlays(target, read),
         "outputs": {rel: _sha256(data) for rel, data in sorted(files.items())},
         "tools": tools,
     })
@@ -83,19 +80,19 @@ def _settings(target: Target) -> dict[str, Any]:
     return settings
 
 
-def _overrides(target: Target) -> str | None:
+def _overrides(target: Target, read: Read) -> str | None:
     if target.overrides is None:
         return None
-    return _sha256(read_bounded(target.overrides))
+    return _sha256(read(target.overrides))
 
 
-def _overlays(target: Target) -> dict[str, Any]:
+def _overlays(target: Target, read: Read) -> dict[str, Any]:
     """The overlay files in the order applied, each with its sha256 (only when there
     are any, so records without keep their bytes)."""
     if not target.overlays:
         return {}
     root = target.spec.resolve().parent
-    return {"overlays": [[_relative(path.resolve(), root), _sha256(read_bounded(path))]
+    return {"overlays": [[_relative(path.resolve(), root), _sha256(read(path))]
                          for path in target.overlays]}
 
 

@@ -10,6 +10,8 @@ import pydantic
 
 from ..config import SelectorConfig
 from ..parse.checked_yaml import Lines, parse_model, read_yaml
+from ..parse.inputs import Read
+from ..parse.limits import read_bounded
 from ..vocab.mcp import TOOL_NAME_PATTERN
 
 Strict = pydantic.ConfigDict(extra="forbid", frozen=True)
@@ -80,6 +82,6 @@ class OverrideFile(pydantic.BaseModel):
     operations: dict[str, OperationOverride] = {}
 
 
-def read_overrides(path: Path) -> tuple[OverrideFile, Lines]:
-    data, lines = read_yaml(path)
+def read_overrides(path: Path, read: Read = read_bounded) -> tuple[OverrideFile, Lines]:
+    data, lines = read_yaml(path, read)
     return parse_model(OverrideFile, data if data is not None else {}, lines, str(path)), lines

@@ -13,6 +13,7 @@ import pydantic
 import yaml
 
 from ..errors import Problem, ToolcatError, nearest
+from .inputs import Read
 from .limits import read_bounded
 from .reader import parse_bytes
 
@@ -32,8 +33,10 @@ def _lines(node: yaml.Node, path: tuple[str | int, ...], out: Lines) -> None:
             _lines(item, (*path, i), out)
 
 
-def read_yaml(path: Path) -> tuple[Any, Lines]:
-    raw = read_bounded(path)
+def read_yaml(path: Path, read: Read = read_bounded) -> tuple[Any, Lines]:
+    """The data of a hand-written YAML file and the line of every key and item
+    (``read``: the run's ``Inputs.read``, parse/inputs.py)."""
+    raw = read(path)
     data = parse_bytes(raw, path.with_suffix(".yaml"))
     lines: Lines = {}
     root = yaml.compose(raw.decode("utf-8", "replace"), Loader=yaml.SafeLoader)

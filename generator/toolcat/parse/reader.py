@@ -38,6 +38,7 @@ from yaml.nodes import ScalarNode, SequenceNode
 from ..errors import Problem, ToolcatError, fail
 from .duplicates import Repeats, check_json, may_repeat
 from .exact_json import exact_json, may_be_rounded
+from .inputs import Read
 from .limits import check_tree_depth, read_bounded
 from .yaml_build import build
 from .yaml_limits import check_nesting, check_nodes
@@ -266,9 +267,11 @@ def _yaml_error(exc: yaml.YAMLError, data: bytes) -> tuple[str, str]:
     return where, getattr(exc, "problem", None) or type(exc).__name__
 
 
-def read_document(path: Path, repeats: Repeats | None = None) -> tuple[Any, bytes]:
-    """Return (data, raw bytes) of a spec file (``repeats``: see ``parse_bytes``)."""
-    data = read_bounded(path)
+def read_document(path: Path, repeats: Repeats | None = None,
+                  read: Read = read_bounded) -> tuple[Any, bytes]:
+    """Return (data, raw bytes) of a spec file (``repeats``: see ``parse_bytes``; ``read``:
+    the run's ``Inputs.read``, parse/inputs.py)."""
+    data = read(path)
     lent = _lent.pop(path.resolve(), None) if _lent else None
     if lent is not None and lent.data == data and repeats is not None \
             and (repeats.file, repeats.keep) == (lent.file, lent.keep):
@@ -293,11 +296,11 @@ class _Lent:
 _lent: dict[Path, _Lent] = {}
 
 
-def glance_document(path: Path, repeats: Repeats) -> Any:
+def glance_document(path: Path, repeats: Repeats, read: Read = read_bounded) -> Any:
     """``read_document`` for a caller that keeps nothing of the tree it reads: the
     tree is lent to the next reader of the same file (see ``_lent``)."""
     before = len(repeats.found)
-    tree, data = read_document(path, repeats)
+    tree, data = read_document(path, repeats, read)
     _lent.clear()
     _lent[path.resolve()] = _Lent(data, tree, repeats.file, repeats.keep,
                                   repeats.found[before:])
