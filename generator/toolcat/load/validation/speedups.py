@@ -230,6 +230,8 @@ def _install_reference_chain() -> Undo | None:
     make: Any = Resolved   # attrs' generic class: mypy does not see its fields
 
     def _resolve_node(cls: Any, node: Any, resolver: Any) -> Any:
+        if not is_ref(node):
+            return make(node, resolver)
         passed: dict[tuple[int, str, int], tuple[Any, Any]] = {}
         while is_ref(node):
             key = (id(node), resolver._base_uri, id(resolver._registry))
@@ -253,6 +255,55 @@ def _install_reference_chain() -> Undo | None:
     def remove() -> None:
         undo()
         ends.clear()
+
+    return remove
+
+
+# --- path-resolution -------------------------------------------------------------
+
+def _install_path_resolution() -> Undo | None:
+    from jsonschema_path.accessors import SchemaAccessor  # noqa: PLC0415
+    from jsonschema_path.nodes import SchemaNode  # noqa: PLC0415
+
+    slow = SchemaAccessor.__dict__.get("get_resolved")
+    if not callable(slow):
+        return None
+    # id of an accessor -> (the accessor, held so its id stays its own; parts -> Resolved)
+    memos: dict[int, tuple[Any, dict[tuple[Any, ...], Any]]] = {}
+
+    def get_resolved(self: Any, parts: Any) -> Any:
+        entry = memos.get(id(self))
+        if entry is None:
+            entry = memos[id(self)] = (self, {})
+        memo = entry[1]
+        key = parts if type(parts) is tuple else tuple(parts)
+        try:
+            hit = memo.get(key)
+        except TypeError:   # a part that does not hash: the library's way
+            return slow(self, parts)
+        path_resolver = self._path_resolver
+        registry = path_resolver.resolver._registry
+        if hit is not None and hit.resolver._registry is registry:
+            return hit
+        start = max(len(key) - 1, 0)
+        while start > 0 and key[:start] not in memo:
+            start -= 1
+        found = memo.get(key[:start])
+        if found is None or found.resolver._registry is not registry:
+            # The root, or a prefix resolved before the registry grew: the library's way.
+            found = memo[key[:start]] = slow(self, key[:start])
+        for end in range(start + 1, len(key) + 1):
+            node = SchemaNode._get_subnode(found.contents, key[end - 1])
+            found = SchemaNode._resolve_node(node, found.resolver)
+            path_resolver._sync_registry(found.resolver._registry)
+            memo[key[:end]] = found
+        return found
+
+    undo = _set_attribute(SchemaAccessor, "get_resolved", get_resolved)
+
+    def remove() -> None:
+        undo()
+        memos.clear()
 
     return remove
 
@@ -334,64 +385,11 @@ def _install_schema_keywords() -> Undo | None:
 
 def _schema_walk(validation_error: Any, extra_parameters_error: Any) -> Callable[..., Any]:
     """openapi-spec-validator 0.9.0's ``SchemaValidator.__call__``, keyword questions
-    put to the schema's value (see the module's docstring)."""
-    from collections.abc import Mapping  # noqa: PLC0415
+    put to the schema's value, each subschema resolved from its parent's result
+    (``walk.py`` says why that finds the same)."""
+    from .walk import schema_walk  # noqa: PLC0415
 
-    def __call__(self: Any, schema: Any, require_properties: bool = True,
-                 meta_checked: bool = False) -> Iterator[Any]:
-        schema_value = schema.read_value()
-        if not isinstance(schema_value, (Mapping, bool)):
-            yield validation_error(f"{schema_value!r} is not of type 'object', 'boolean'")
-            return
-        keys: Any = schema_value if isinstance(schema_value, dict) else ()
-        schema_id = id(schema_value)
-        if not meta_checked and schema_id not in self.meta_checked_schema_ids:
-            self.meta_checked_schema_ids.append(schema_id)
-            err = self._validate_schema_meta(schema, schema_value)
-            if err is not None:
-                yield err
-                return
-        if schema_id in self.visited_schema_ids:
-            return
-        self.visited_schema_ids.append(schema_id)
-
-        nested_properties = []
-        if "allOf" in keys:
-            for inner_schema in schema / "allOf":
-                yield from self(inner_schema, require_properties=False, meta_checked=True)
-                nested_properties += list(self._collect_properties(inner_schema))
-        for keyword in ("anyOf", "oneOf"):
-            if keyword in keys:
-                for inner_schema in schema / keyword:
-                    yield from self(inner_schema, require_properties=False,
-                                    meta_checked=True)
-        for keyword in ("not", "items"):
-            if keyword in keys:
-                yield from self(schema / keyword, require_properties=False,
-                                meta_checked=True)
-        if "properties" in keys:
-            for _, prop_schema in (schema / "properties").items():
-                yield from self(prop_schema, require_properties=False, meta_checked=True)
-
-        required = ("required" in keys and (schema / "required").read_value()) or []
-        properties = ("properties" in keys and (schema / "properties").keys()) or []
-        if "allOf" in keys:
-            extra_properties = list(set(required) - set(properties) - set(nested_properties))
-        else:
-            extra_properties = []
-        if extra_properties and require_properties:
-            yield extra_parameters_error(
-                f"Required list has not defined properties: {extra_properties}")
-
-        if "default" in keys:
-            default_value = (schema / "default").read_value()
-            nullable_value = False
-            if "nullable" in keys:
-                nullable_value = (schema / "nullable").read_value()
-            if default_value is not None or nullable_value is not True:
-                yield from self.default_validator(schema, default_value)
-
-    return __call__
+    return schema_walk(validation_error, extra_parameters_error)
 
 
 # --- metaschema-prefilter --------------------------------------------------------
@@ -468,10 +466,13 @@ PATCHES: tuple[Patch, ...] = (
     Patch("reference-lookup", {"referencing": "0.37.0"}, _install_reference_lookup),
     Patch("reference-chain", {"jsonschema-path": "0.5.0", "referencing": "0.37.0"},
           _install_reference_chain),
+    Patch("path-resolution", {"jsonschema-path": "0.5.0", "pathable": "0.6.0",
+                              "referencing": "0.37.0"}, _install_path_resolution),
     # Without the lookup memo every resolver is new: this memo would only grow.
     Patch("metaschema-evolve", {"jsonschema": "4.26.0"}, _install_metaschema_evolve,
           needs=("reference-lookup",)),
-    Patch("schema-keywords", {"openapi-spec-validator": "0.9.0", "jsonschema-path": "0.5.0"},
+    Patch("schema-keywords", {"openapi-spec-validator": "0.9.0", "jsonschema-path": "0.5.0",
+                              "pathable": "0.6.0", "referencing": "0.37.0"},
           _install_schema_keywords),
     Patch("metaschema-prefilter",
           {"jsonschema-rs": "0.60.3", "openapi-schema-validator": "0.9.0",
