@@ -308,3 +308,117 @@ def test_subscriptable_step_answers_as_before() -> None:
         after = [_outcome(lambda n=n, p=p: SubscriptableAccessor._get_subnode(n, p))
                  for n in nodes for p in parts]
     assert after == before
+
+
+def _odd(version: str) -> dict[str, Any]:
+    """Shapes the walk steps through by reference or trips over: keywords whose value
+    is a $ref (to a list, a mapping, a scalar), a composition that is no list, keys
+    the path syntax splits or drops, a default checked through a reference, a
+    reference that resolves nowhere, reached last."""
+    ref = "#/components/schemas/"
+    schemas: dict[str, Any] = {
+        "Lists": {"x-list": [{"type": "string"}, {"$ref": f"{ref}Named"}],
+                  "x-props": {"a#b": {"type": "integer", "default": "x"},
+                              "": {"type": "string"}, ".": {"minimum": "0"}},
+                  "x-required": ["a#b", "ghost"]},
+        "Named": {"type": "object", "properties": {"name": {"type": "string"}}},
+        "ByRef": {"allOf": {"$ref": f"{ref}Lists/x-list"},
+                  "properties": {"$ref": f"{ref}Lists/x-props"},
+                  "required": {"$ref": f"{ref}Lists/x-required"}},
+        "NotAList": {"allOf": {"type": "string"}, "anyOf": "nothing", "oneOf": 3},
+        "Scalar": {"items": {"$ref": f"{ref}Lists/x-required/0"}},
+        "Defaulted": {"$ref": f"{ref}Named", "default": {"name": 5}},
+        "DefaultRef": {"type": "object", "properties": {"n": {"$ref": f"{ref}Named"}},
+                       "default": {"n": {"name": 7}}},
+        "Nullable": {"type": "string", "nullable": {"$ref": f"{ref}Truth"},
+                     "default": None},
+        "Truth": True,
+        "Shared": {"allOf": [{"$ref": f"{ref}Named"}, {"$ref": f"{ref}Named"}],
+                   "required": ["name", "other"]},
+        "Dangling": {"type": "object", "properties": {"d": {"$ref": f"{ref}Nowhere"}}},
+    }
+    document: dict[str, Any] = {
+        "openapi": version, "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "content": {
+            "application/json": {"schema": {"$ref": f"{ref}ByRef"}},
+            "text/plain": {"schema": {"$ref": f"{ref}Shared"}}}}}}}},
+        "components": {"schemas": schemas},
+    }
+    if version.startswith("3.1"):
+        document["jsonSchemaDialect"] = "https://spec.openapis.org/oas/3.1/dialect/base"
+        schemas["Dialect"] = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                              "type": "object", "properties": {"k": {"const": 1}}}
+    return document
+
+
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_odd_shapes_same_problems(version: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    records = assert_same(f"odd {version}", _odd(version), monkeypatch)
+    assert any("does not resolve" in str(r[1]) for r in records), records
+
+
+def test_unresolvable_remote_reference_same_problems(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = _odd("3.0.3")
+    document["components"]["schemas"]["Named"]["properties"]["far"] = {
+        "$ref": "http://127.0.0.1:9/schema.json"}
+    records = assert_same("remote", document, monkeypatch)
+    assert records
+
+
+def _paths(document: dict[str, Any]) -> Iterator[tuple[Any, ...]]:
+    """Every key path into ``document``, and one step past each leaf and missing key."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(document, ())]
+    while stack:
+        node, parts = stack.pop()
+        yield parts
+        if isinstance(node, dict):
+            stack.extend((v, (*parts, k)) for k, v in node.items())
+            yield (*parts, "absent")
+        elif isinstance(node, list):
+            stack.extend((v, (*parts, i)) for i, v in enumerate(node))
+            yield (*parts, len(node))
+        else:
+            yield (*parts, "below-a-leaf")
+
+
+def _questions(path: Any) -> list[tuple[str, Any]]:
+    """What the walk and the library code it calls ask of a path, with the outcome."""
+    def listed(call: Callable[[], Any]) -> Callable[[], Any]:
+        return lambda: list(call())
+
+    def resolved() -> tuple[Any, Any]:
+        with path.resolve() as found:
+            return id(found.contents), found.resolver._base_uri
+
+    return [
+        ("read_value", _outcome(lambda: id(path.read_value()))),
+        *((f"in {key!r}", _outcome(lambda key=key: key in path))
+          for key in ("allOf", "properties", "$ref", 0, 1, 2, -1, "a#b", "")),
+        ("keys", _outcome(listed(path.keys))),
+        ("iter", _outcome(lambda: [tuple(p.parts) for p in path])),
+        ("items", _outcome(lambda: [(k, tuple(p.parts)) for k, p in path.items()])),
+        ("resolve", _outcome(resolved)),
+        *((f"/ {key!r}", _outcome(lambda key=key: id((path / key).read_value())))
+          for key in ("properties", "a#b", "", ".", 0)),
+    ]
+
+
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_node_answers_as_schema_path(version: str) -> None:
+    """walk.Node, stepped key by key from the root, answers every question the way the
+    SchemaPath of the same parts does (same values by identity, same exceptions)."""
+    from jsonschema_path import SchemaPath
+    from toolcat.load.validation.walk import Node
+
+    document = _odd(version)
+    root = SchemaPath.from_dict(document, handlers=validate._DenyEveryScheme())
+    compared = 0
+    for parts in _paths(document):
+        node = Node.entered(root)
+        for part in parts:
+            node = node.child(part)
+        expected = _questions(root._clone_with_parts(parts))
+        got = _questions(node)
+        assert got == expected, f"{parts}: {[(a, b) for a, b in zip(expected, got) if a != b]}"
+        compared += 1
+    assert compared > 100
