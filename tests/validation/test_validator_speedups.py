@@ -419,6 +419,7 @@ def test_node_answers_as_schema_path(version: str) -> None:
             node = node.child(part)
         expected = _questions(root._clone_with_parts(parts))
         got = _questions(node)
-        assert got == expected, f"{parts}: {[(a, b) for a, b in zip(expected, got) if a != b]}"
+        differing = [(a, b) for a, b in zip(expected, got, strict=True) if a != b]
+        assert got == expected, f"{parts}: {differing}"
         compared += 1
     assert compared > 100

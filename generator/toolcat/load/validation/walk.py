@@ -29,6 +29,7 @@ from typing import Any
 from referencing._core import Resolved
 
 _MISSING = object()
+_RESOLVED: Any = Resolved   # attrs' generic class: mypy does not see its fields
 
 class Node:
     """A subschema reached from ``parent`` by ``key``, resolved once, on first use."""
@@ -63,7 +64,7 @@ class Node:
                 if node is _MISSING or (isinstance(node, dict) and "$ref" in node):
                     found = _step(contents, key, parent.resolver)
                 else:   # a plain step: no reference to follow
-                    found = Resolved(node, parent.resolver)
+                    found = _RESOLVED(node, parent.resolver)
             self._resolved = found
         return found
 
