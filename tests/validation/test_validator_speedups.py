@@ -20,7 +20,7 @@ from jsonschema.validators import Draft4Validator, Draft202012Validator
 from jsonschema_path.accessors import SchemaAccessor
 from jsonschema_path.nodes import SchemaNode
 from openapi_schema_validator import OAS30Validator, OAS31Validator, OAS32Validator
-from openapi_spec_validator.validation.keywords import SchemaValidator
+from openapi_spec_validator.validation.keywords import RootValidator, SchemaValidator
 from pathable.accessors import SubscriptableAccessor
 from referencing._core import Resolver
 from toolcat.errors import ToolcatError
@@ -44,6 +44,7 @@ TARGETS: dict[str, tuple[str, tuple[tuple[type, str], ...]]] = {
                                                 (Draft202012Validator, "evolve"))),
     "schema-keywords": ("schema_walk", ((SchemaValidator, "__call__"),)),
     "path-resolution": ("_install_path_resolution", ((SchemaAccessor, "get_resolved"),)),
+    "root-node": ("_install_root_node", ((RootValidator, "__call__"),)),
     "metaschema-prefilter": ("_install_metaschema_prefilter",
                              ((OAS30Validator, "check_schema"),)),
 }
@@ -237,14 +238,14 @@ def _versions(wrong: set[str]) -> Callable[[str], str | None]:
 
 
 @pytest.mark.parametrize(("wrong", "skipped"), [
-    ({"pathable"}, {"subscriptable", "path-resolution", "schema-keywords"}),
+    ({"pathable"}, {"subscriptable", "path-resolution", "schema-keywords", "root-node"}),
     ({"openapi-schema-validator"}, {"metaschema-validator", "metaschema-prefilter"}),
     ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve", "metaschema-prefilter"}),
     ({"jsonschema-rs"}, {"metaschema-prefilter"}),
     ({"openapi-spec-validator", "jsonschema-path"},
-     {"schema-keywords", "reference-chain", "path-resolution"}),
+     {"schema-keywords", "reference-chain", "path-resolution", "root-node"}),
     ({"referencing"}, {"reference-lookup", "metaschema-evolve", "reference-chain",
-                       "path-resolution", "schema-keywords"}),
+                       "path-resolution", "schema-keywords", "root-node"}),
     ({"pathable", "openapi-schema-validator", "jsonschema", "referencing", "jsonschema-rs",
       "openapi-spec-validator"},
      set(ALL)),
@@ -381,6 +382,13 @@ def _paths(document: dict[str, Any]) -> Iterator[tuple[Any, ...]]:
             yield (*parts, "below-a-leaf")
 
 
+def _shown(found: Any) -> Any:
+    """A value as itself, a path by its parts and the identity of its value."""
+    if hasattr(found, "read_value") and hasattr(found, "parts"):
+        return ("path", tuple(found.parts), id(found.read_value()))
+    return ("value", found)
+
+
 def _questions(path: Any) -> list[tuple[str, Any]]:
     """What the walk and the library code it calls ask of a path, with the outcome."""
     def listed(call: Callable[[], Any]) -> Callable[[], Any]:
@@ -398,6 +406,11 @@ def _questions(path: Any) -> list[tuple[str, Any]]:
         ("iter", _outcome(lambda: [tuple(p.parts) for p in path])),
         ("items", _outcome(lambda: [(k, tuple(p.parts)) for k, p in path.items()])),
         ("resolve", _outcome(resolved)),
+        ("len", _outcome(lambda: len(path))),
+        ("read_str", _outcome(path.read_str)),
+        ("read_str default", _outcome(lambda: path.read_str(default="d"))),
+        *((f"[{key!r}]", _outcome(lambda key=key: _shown(path[key])))
+          for key in ("$ref", "type", "name", 0, 5, "absent")),
         *((f"/ {key!r}", _outcome(lambda key=key: id((path / key).read_value())))
           for key in ("properties", "a#b", "", ".", 0)),
     ]

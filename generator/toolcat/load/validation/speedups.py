@@ -392,6 +392,24 @@ def _schema_walk(validation_error: Any, extra_parameters_error: Any) -> Callable
     return schema_walk(validation_error, extra_parameters_error)
 
 
+# --- root-node -------------------------------------------------------------------
+
+def _install_root_node() -> Undo | None:
+    from openapi_spec_validator.validation import keywords  # noqa: PLC0415
+
+    from .walk import Node  # noqa: PLC0415
+
+    slow = keywords.RootValidator.__dict__.get("__call__")
+    if not callable(slow):
+        return None
+
+    def root_call(self: Any, spec: Any) -> Iterator[Any]:
+        # The semantic pass from the document's root, every step taken by a Node.
+        return slow(self, spec if type(spec) is Node else Node.entered(spec))  # type: ignore[no-any-return]
+
+    return _set_attribute(keywords.RootValidator, "__call__", root_call)
+
+
 # --- metaschema-prefilter --------------------------------------------------------
 
 DRAFT4 = "http://json-schema.org/draft-04/schema#"
@@ -474,6 +492,8 @@ PATCHES: tuple[Patch, ...] = (
     Patch("schema-keywords", {"openapi-spec-validator": "0.9.0", "jsonschema-path": "0.5.0",
                               "pathable": "0.6.0", "referencing": "0.37.0"},
           _install_schema_keywords),
+    Patch("root-node", {"openapi-spec-validator": "0.9.0", "jsonschema-path": "0.5.0",
+                        "pathable": "0.6.0", "referencing": "0.37.0"}, _install_root_node),
     Patch("metaschema-prefilter",
           {"jsonschema-rs": "0.60.3", "openapi-schema-validator": "0.9.0",
            "jsonschema": "4.26.0"},

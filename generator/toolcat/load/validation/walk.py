@@ -29,6 +29,7 @@ from typing import Any
 from referencing._core import Resolved
 
 _MISSING = object()
+_NOTSET = object()
 _RESOLVED: Any = Resolved   # attrs' generic class: mypy does not see its fields
 
 class Node:
@@ -103,6 +104,36 @@ class Node:
     def items(self) -> Iterator[tuple[Any, Node]]:
         for key in self.keys():
             yield key, self.child(key)
+
+    def __len__(self) -> int:
+        node = self._get().contents
+        if isinstance(node, (dict, list)):
+            return len(node)
+        parts = self.parts
+        if parts:
+            raise KeyError(parts[-1])
+        raise KeyError
+
+    def __getitem__(self, key: Any) -> Any:
+        # pathable's AccessorPath.__getitem__: a container is a path, a leaf its value
+        # (not followed when it is a reference).
+        from jsonschema_path.nodes import SchemaNode  # noqa: PLC0415
+
+        child = SchemaNode._get_subnode(self._get().contents, key)
+        if isinstance(child, (Mapping, list)):
+            return self.child(key)
+        return child
+
+    def read_str(self, default: Any = _NOTSET) -> Any:
+        try:
+            value = self.read_value()
+        except KeyError:
+            if default is not _NOTSET:
+                return default
+            raise
+        if not isinstance(value, str):
+            raise TypeError(f"Expected a string value, got {type(value)}")
+        return value
 
     def __truediv__(self, key: Any) -> Any:
         if _parsed(self._origin, key) == (key,):
