@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from corpus.docs import BROKEN, DOCUMENTS, VALIDATOR_REJECTS, path_of, ref_root_of
 from jsonschema.validators import Draft4Validator, Draft202012Validator
-from jsonschema_path.accessors import SchemaAccessor
 from jsonschema_path.nodes import SchemaNode
 from openapi_schema_validator import OAS30Validator, OAS31Validator, OAS32Validator
 from openapi_spec_validator.validation.keywords import RootValidator, SchemaValidator
@@ -43,7 +42,6 @@ TARGETS: dict[str, tuple[str, tuple[tuple[type, str], ...]]] = {
     "metaschema-evolve": ("_memoised_evolve", ((Draft4Validator, "evolve"),
                                                 (Draft202012Validator, "evolve"))),
     "schema-keywords": ("schema_walk", ((SchemaValidator, "__call__"),)),
-    "path-resolution": ("_install_path_resolution", ((SchemaAccessor, "get_resolved"),)),
     "root-node": ("_install_root_node", ((RootValidator, "__call__"),)),
     "metaschema-prefilter": ("_install_metaschema_prefilter",
                              ((OAS30Validator, "check_schema"),)),
@@ -238,14 +236,14 @@ def _versions(wrong: set[str]) -> Callable[[str], str | None]:
 
 
 @pytest.mark.parametrize(("wrong", "skipped"), [
-    ({"pathable"}, {"subscriptable", "path-resolution", "schema-keywords", "root-node"}),
+    ({"pathable"}, {"subscriptable", "schema-keywords", "root-node"}),
     ({"openapi-schema-validator"}, {"metaschema-validator", "metaschema-prefilter"}),
     ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve", "metaschema-prefilter"}),
     ({"jsonschema-rs"}, {"metaschema-prefilter"}),
     ({"openapi-spec-validator", "jsonschema-path"},
-     {"schema-keywords", "reference-chain", "path-resolution", "root-node"}),
+     {"schema-keywords", "reference-chain", "root-node"}),
     ({"referencing"}, {"reference-lookup", "metaschema-evolve", "reference-chain",
-                       "path-resolution", "schema-keywords", "root-node"}),
+                       "schema-keywords", "root-node"}),
     ({"pathable", "openapi-schema-validator", "jsonschema", "referencing", "jsonschema-rs",
       "openapi-spec-validator"},
      set(ALL)),

@@ -36,8 +36,15 @@ so nothing outside validation ever runs patched code.
   and nine more such questions of every schema it visits, each a path lookup through
   jsonschema-path (390,000 on GitHub's description). The schema's value, which the walk
   reads first, answers each the same (a lookup resolves the same ``$ref`` and reads the
-  same mapping); everything else runs as written (``_schema_walk`` is the library's
+  same mapping); everything else runs as written (``walk.schema_walk`` is the library's
   ``SchemaValidator.__call__`` with those questions put to the value).
+* ``root-node``: every path the semantic pass reads (``paths/~1pets/get/responses/...``)
+  was resolved again from the document's root, through jsonschema-path's caches:
+  hashing and slicing the tuple of parts, 95,000 times on GitHub's description, most of
+  the validator's time. The pass starts from a ``walk.Node`` at the root instead: each
+  step is resolved once, from its parent's result, which is what resolving the whole
+  path finds (``walk.py`` says why); ``tests/validation/test_validator_speedups.py``
+  holds Node to answering every question as ``SchemaPath`` does.
 * ``reference-chain``: jsonschema-path resolves a ``$ref`` whose target is another
   ``$ref`` by recursion, from each node anew, through a new resolver per step (which
   the lookup memo cannot recognise): a chain of N bare references cost N²/2 lookups
@@ -259,55 +266,6 @@ def _install_reference_chain() -> Undo | None:
     return remove
 
 
-# --- path-resolution -------------------------------------------------------------
-
-def _install_path_resolution() -> Undo | None:
-    from jsonschema_path.accessors import SchemaAccessor  # noqa: PLC0415
-    from jsonschema_path.nodes import SchemaNode  # noqa: PLC0415
-
-    slow = SchemaAccessor.__dict__.get("get_resolved")
-    if not callable(slow):
-        return None
-    # id of an accessor -> (the accessor, held so its id stays its own; parts -> Resolved)
-    memos: dict[int, tuple[Any, dict[tuple[Any, ...], Any]]] = {}
-
-    def get_resolved(self: Any, parts: Any) -> Any:
-        entry = memos.get(id(self))
-        if entry is None:
-            entry = memos[id(self)] = (self, {})
-        memo = entry[1]
-        key = parts if type(parts) is tuple else tuple(parts)
-        try:
-            hit = memo.get(key)
-        except TypeError:   # a part that does not hash: the library's way
-            return slow(self, parts)
-        path_resolver = self._path_resolver
-        registry = path_resolver.resolver._registry
-        if hit is not None and hit.resolver._registry is registry:
-            return hit
-        start = max(len(key) - 1, 0)
-        while start > 0 and key[:start] not in memo:
-            start -= 1
-        found = memo.get(key[:start])
-        if found is None or found.resolver._registry is not registry:
-            # The root, or a prefix resolved before the registry grew: the library's way.
-            found = memo[key[:start]] = slow(self, key[:start])
-        for end in range(start + 1, len(key) + 1):
-            node = SchemaNode._get_subnode(found.contents, key[end - 1])
-            found = SchemaNode._resolve_node(node, found.resolver)
-            path_resolver._sync_registry(found.resolver._registry)
-            memo[key[:end]] = found
-        return found
-
-    undo = _set_attribute(SchemaAccessor, "get_resolved", get_resolved)
-
-    def remove() -> None:
-        undo()
-        memos.clear()
-
-    return remove
-
-
 # --- metaschema-evolve -----------------------------------------------------------
 
 _EVOLVED_FIELDS = frozenset({"schema", "_resolver"})
@@ -484,8 +442,6 @@ PATCHES: tuple[Patch, ...] = (
     Patch("reference-lookup", {"referencing": "0.37.0"}, _install_reference_lookup),
     Patch("reference-chain", {"jsonschema-path": "0.5.0", "referencing": "0.37.0"},
           _install_reference_chain),
-    Patch("path-resolution", {"jsonschema-path": "0.5.0", "pathable": "0.6.0",
-                              "referencing": "0.37.0"}, _install_path_resolution),
     # Without the lookup memo every resolver is new: this memo would only grow.
     Patch("metaschema-evolve", {"jsonschema": "4.26.0"}, _install_metaschema_evolve,
           needs=("reference-lookup",)),

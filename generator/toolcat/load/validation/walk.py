@@ -1,23 +1,23 @@
-"""openapi-spec-validator's walk over a schema, stepping from each resolved node.
+"""openapi-spec-validator's semantic pass, stepping from each resolved node.
 
-The library's ``SchemaValidator.__call__`` reaches every subschema as a new
-``SchemaPath`` (a tuple of parts from the document's root) and resolves it again
-from the root, through jsonschema-path's caches: hashing and slicing that tuple and
-following every ``$ref`` on the way, about 95,000 times on GitHub's description,
-most of the validator's time. Resolving a path is a left fold over its parts (step
-into the node, follow its ``$ref`` chain with the resolver found so far), so a
-child resolved from its parent's result finds the same contents with a resolver
-that finds the same references.
+The library reaches every part of the document it checks (a path item, an
+operation, a parameter, a subschema) as a new ``SchemaPath``, a tuple of parts from
+the document's root, and resolves it again from the root through jsonschema-path's
+caches: hashing and slicing that tuple and following every ``$ref`` on the way,
+about 95,000 times on GitHub's description, most of the validator's time. Resolving
+a path is a left fold over its parts (step into the node, follow its ``$ref`` chain
+with the resolver found so far), so a child resolved from its parent's result finds
+the same contents with a resolver that finds the same references.
 
 ``Node`` is such a child: it remembers what it resolved to and answers
-``read_value``, ``in``, ``keys``, iteration, ``/`` and ``resolve`` as
-jsonschema-path's ``SchemaAccessor`` does for a path (the same exceptions where a
-step fails), so the library code the walk calls (``_collect_properties``, the
-metaschema check, the ``default`` check) cannot tell it from a ``SchemaPath``;
-anything else it is asked is answered by the ``SchemaPath`` of the same parts.
-``schema_walk`` is openapi-spec-validator 0.9.0's ``SchemaValidator.__call__``
-with the keyword questions put to the schema's value and the steps taken by
-``Node``.
+``read_value``, ``in``, ``[key]``, ``len``, ``keys``, ``items``, iteration, ``/``,
+``read_str`` and ``resolve`` as jsonschema-path's ``SchemaPath`` and
+``SchemaAccessor`` do (the same exceptions where a step fails), so the library code
+that receives it cannot tell it from a ``SchemaPath``; anything else it is asked is
+answered by the ``SchemaPath`` of the same parts. The ``root-node`` speedup hands the
+pass a Node for the root; ``schema_walk`` is openapi-spec-validator 0.9.0's
+``SchemaValidator.__call__`` with the keyword questions put to the schema's value
+and the steps taken by ``Node``.
 """
 
 from __future__ import annotations
