@@ -434,3 +434,34 @@ def test_node_answers_as_schema_path(version: str) -> None:
         assert got == expected, f"{parts}: {differing}"
         compared += 1
     assert compared > 100
+
+
+def _deep(links: int) -> dict[str, Any]:
+    """A chain of schemas, each a property away from the next, each with a bad default."""
+    ref = "#/components/schemas/"
+    schemas: dict[str, Any] = {f"S{i}": {"type": "object", "properties": {
+        "d": {"type": "integer", "default": "x"}, "x": {"$ref": f"{ref}S{i + 1}"}}}
+        for i in range(links)}
+    schemas[f"S{links}"] = {"type": "object"}
+    return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "content": {
+                "application/json": {"schema": {"$ref": f"{ref}S0"}}}}}}}},
+            "components": {"schemas": schemas}}
+
+
+def test_deep_chain_same_problems(monkeypatch: pytest.MonkeyPatch) -> None:
+    records = assert_same("deep 300", _deep(300), monkeypatch)
+    assert len([r for r in records if r[0] != "raw"]) == 300
+
+
+def test_past_the_recursion_limit_the_fast_run_finds_at_least_as_much() -> None:
+    """Where the walk overflows Python's stack, the library's steps spent a few more
+    frames per subschema than Node's, so the unpatched run stops a few schemas sooner:
+    the patched run finds the same problems, in the same order, then a few more, and
+    ends with the same note."""
+    slow = validate._problems(_deep(1000), "spec", None, fast=False)
+    fast = validate._problems(_deep(1000), "spec", None, fast=True)
+    assert "RecursionError" in slow[-1].message, slow[-1]
+    assert fast[-1] == slow[-1]
+    assert fast[:len(slow) - 1] == slow[:-1]
+    assert len(slow) <= len(fast) <= len(slow) + 10, (len(slow), len(fast))

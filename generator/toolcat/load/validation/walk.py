@@ -18,6 +18,12 @@ answered by the ``SchemaPath`` of the same parts. The ``root-node`` speedup hand
 pass a Node for the root; ``schema_walk`` is openapi-spec-validator 0.9.0's
 ``SchemaValidator.__call__`` with the keyword questions put to the schema's value
 and the steps taken by ``Node``.
+
+One difference is left, at Python's recursion limit: a step through the library took
+a few more stack frames than a Node's, so on a chain of about 1,000 nested schemas
+the unpatched walk overflows a few schemas sooner. The patched run then finds the
+same problems in the same order, a few more, and the same closing note
+(``test_past_the_recursion_limit_the_fast_run_finds_at_least_as_much``).
 """
 
 from __future__ import annotations
@@ -49,9 +55,12 @@ class Node:
 
     @property
     def parts(self) -> tuple[Any, ...]:
-        if self._parent is None:
-            return tuple(self._origin.parts)
-        return (*self._parent.parts, self._key)
+        keys: list[Any] = []
+        node: Node | None = self
+        while node is not None and node._parent is not None:   # a loop: paths run deep
+            keys.append(node._key)
+            node = node._parent
+        return (*self._origin.parts, *reversed(keys))
 
     def _get(self) -> Any:
         found = self._resolved
