@@ -46,26 +46,38 @@ def repair(document: dict[str, Any], file: str) -> tuple[dict[str, Any], list[Pr
         holder = fixed
         for token in split_pointer(at):
             holder = holder[int(token)] if isinstance(holder, list) else holder[token]
-        holder["prefixItems"] = holder.pop("items")
+        if isinstance(holder.get("items"), list):   # else repaired already: a shared node
+            holder["prefixItems"] = holder.pop("items")
     return fixed, notes
 
 
 def _tuples(node: Any, at: str, names: bool, out: list[str]) -> None:
-    stack = [(node, at, names)]
+    # A node's place is kept as (parent's place, token) and spelt as a pointer only for
+    # the few it names: spelling every node's pointer was most of this walk's time.
+    stack: list[tuple[Any, Any, bool]] = [(node, at, names)]
     while stack:
-        node, at, names = stack.pop()
+        node, where, names = stack.pop()
         if isinstance(node, list):
-            stack += [(v, f"{at}/{i}", False) for i, v in enumerate(node)]
+            stack += [(v, (where, str(i)), False) for i, v in enumerate(node)]
             continue
         if not isinstance(node, dict):
             continue
         if not names and isinstance(node.get("items"), list):
-            out.append(at)
+            out.append(_spelt(where))
         for key, value in node.items():
             if not names and (key in _LITERALS or key.startswith("x-")):
                 continue
-            stack.append((value, f"{at}/{escape_token(key)}", not names and key in _NAMES))
+            stack.append((value, (where, key), not names and key in _NAMES))
     out.sort()
+
+
+def _spelt(where: Any) -> str:
+    """The pointer of a place kept as nested (parent, token) pairs around a prefix."""
+    tokens: list[str] = []
+    while isinstance(where, tuple):
+        where, token = where
+        tokens.append(escape_token(token) if isinstance(token, str) else str(token))
+    return str(where) + "".join(f"/{t}" for t in reversed(tokens))
 
 
 def _templates(document: dict[str, Any], file: str) -> list[Problem]:
