@@ -63,3 +63,34 @@ def test_a_tuple_reached_twice_is_repaired_once() -> None:
     assert fixed["components"]["schemas"]["A"] == {"type": "array",
                                                    "prefixItems": [{"type": "string"}]}
     assert fixed["components"]["schemas"]["B"]["allOf"][0] is fixed["components"]["schemas"]["A"]
+
+
+PAIR = [{"type": "string"}, {"type": "integer"}]
+
+
+def _literals_document() -> dict[str, Any]:
+    schema = {"type": "array", "items": PAIR}
+    return {
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "paths": {"/a/{b}~c": {"get": {"parameters": [
+            {"name": "b", "in": "path", "schema": schema}], "responses": {"200": {
+                "description": "ok", "content": {"application/json": {"schema": {
+                    "type": "object", "x-skip": {"items": PAIR},
+                    "properties": {"items": {"type": "array", "items": PAIR},
+                                   "a/b": schema}}}}}}}}},
+        "components": {"schemas": {"items": {"type": "array", "items": PAIR},
+                                   "Lit": {"default": {"items": PAIR}}}},
+    }
+
+
+def test_literals_and_extensions_are_skipped_names_are_not() -> None:
+    fixed, notes = repair(_literals_document(), "spec.yaml")
+    assert [n.location for n in notes] == sorted([
+        "/components/schemas/items/items",
+        "/paths/~1a~1{b}~0c/get/parameters/0/schema/items",
+        "/paths/~1a~1{b}~0c/get/responses/200/content/application~1json/schema/"
+        "properties/a~1b/items",
+        "/paths/~1a~1{b}~0c/get/responses/200/content/application~1json/schema/"
+        "properties/items/items",
+    ])
+    assert fixed["components"]["schemas"]["items"]["prefixItems"] == PAIR

@@ -19,7 +19,7 @@ from corpus.docs import BROKEN, DOCUMENTS, VALIDATOR_REJECTS, path_of, ref_root_
 from jsonschema.validators import Draft4Validator, Draft202012Validator
 from jsonschema_path.nodes import SchemaNode
 from openapi_schema_validator import OAS30Validator, OAS31Validator, OAS32Validator
-from openapi_spec_validator.validation.keywords import SchemaValidator
+from openapi_spec_validator.validation.keywords import RootValidator, SchemaValidator
 from pathable.accessors import SubscriptableAccessor
 from referencing._core import Resolver
 from toolcat.errors import ToolcatError
@@ -41,7 +41,8 @@ TARGETS: dict[str, tuple[str, tuple[tuple[type, str], ...]]] = {
     "reference-chain": ("_install_reference_chain", ((SchemaNode, "_resolve_node"),)),
     "metaschema-evolve": ("_memoised_evolve", ((Draft4Validator, "evolve"),
                                                 (Draft202012Validator, "evolve"))),
-    "schema-keywords": ("_schema_walk", ((SchemaValidator, "__call__"),)),
+    "schema-keywords": ("schema_walk", ((SchemaValidator, "__call__"),)),
+    "root-node": ("_install_root_node", ((RootValidator, "__call__"),)),
     "metaschema-prefilter": ("_install_metaschema_prefilter",
                              ((OAS30Validator, "check_schema"),)),
 }
@@ -235,12 +236,14 @@ def _versions(wrong: set[str]) -> Callable[[str], str | None]:
 
 
 @pytest.mark.parametrize(("wrong", "skipped"), [
-    ({"pathable"}, {"subscriptable"}),
+    ({"pathable"}, {"subscriptable", "schema-keywords", "root-node"}),
     ({"openapi-schema-validator"}, {"metaschema-validator", "metaschema-prefilter"}),
     ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve", "metaschema-prefilter"}),
     ({"jsonschema-rs"}, {"metaschema-prefilter"}),
-    ({"openapi-spec-validator", "jsonschema-path"}, {"schema-keywords", "reference-chain"}),
-    ({"referencing"}, {"reference-lookup", "metaschema-evolve", "reference-chain"}),
+    ({"openapi-spec-validator", "jsonschema-path"},
+     {"schema-keywords", "reference-chain", "root-node"}),
+    ({"referencing"}, {"reference-lookup", "metaschema-evolve", "reference-chain",
+                       "schema-keywords", "root-node"}),
     ({"pathable", "openapi-schema-validator", "jsonschema", "referencing", "jsonschema-rs",
       "openapi-spec-validator"},
      set(ALL)),
@@ -304,3 +307,161 @@ def test_subscriptable_step_answers_as_before() -> None:
         after = [_outcome(lambda n=n, p=p: SubscriptableAccessor._get_subnode(n, p))
                  for n in nodes for p in parts]
     assert after == before
+
+
+def _odd(version: str) -> dict[str, Any]:
+    """Shapes the walk steps through by reference or trips over: keywords whose value
+    is a $ref (to a list, a mapping, a scalar), a composition that is no list, keys
+    the path syntax splits or drops, a default checked through a reference, a
+    reference that resolves nowhere, reached last."""
+    ref = "#/components/schemas/"
+    schemas: dict[str, Any] = {
+        "Lists": {"x-list": [{"type": "string"}, {"$ref": f"{ref}Named"}],
+                  "x-props": {"a#b": {"type": "integer", "default": "x"},
+                              "": {"type": "string"}, ".": {"minimum": "0"}},
+                  "x-required": ["a#b", "ghost"]},
+        "Named": {"type": "object", "properties": {"name": {"type": "string"}}},
+        "ByRef": {"allOf": {"$ref": f"{ref}Lists/x-list"},
+                  "properties": {"$ref": f"{ref}Lists/x-props"},
+                  "required": {"$ref": f"{ref}Lists/x-required"}},
+        "NotAList": {"allOf": {"type": "string"}, "anyOf": "nothing", "oneOf": 3},
+        "Scalar": {"items": {"$ref": f"{ref}Lists/x-required/0"}},
+        "Defaulted": {"$ref": f"{ref}Named", "default": {"name": 5}},
+        "DefaultRef": {"type": "object", "properties": {"n": {"$ref": f"{ref}Named"}},
+                       "default": {"n": {"name": 7}}},
+        "Nullable": {"type": "string", "nullable": {"$ref": f"{ref}Truth"},
+                     "default": None},
+        "Truth": True,
+        "Shared": {"allOf": [{"$ref": f"{ref}Named"}, {"$ref": f"{ref}Named"}],
+                   "required": ["name", "other"]},
+        "Dangling": {"type": "object", "properties": {"d": {"$ref": f"{ref}Nowhere"}}},
+    }
+    document: dict[str, Any] = {
+        "openapi": version, "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "content": {
+            "application/json": {"schema": {"$ref": f"{ref}ByRef"}},
+            "text/plain": {"schema": {"$ref": f"{ref}Shared"}}}}}}}},
+        "components": {"schemas": schemas},
+    }
+    if version.startswith("3.1"):
+        document["jsonSchemaDialect"] = "https://spec.openapis.org/oas/3.1/dialect/base"
+        schemas["Dialect"] = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                              "type": "object", "properties": {"k": {"const": 1}}}
+    return document
+
+
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_odd_shapes_same_problems(version: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    records = assert_same(f"odd {version}", _odd(version), monkeypatch)
+    assert any("does not resolve" in str(r[1]) for r in records), records
+
+
+def test_unresolvable_remote_reference_same_problems(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = _odd("3.0.3")
+    document["components"]["schemas"]["Named"]["properties"]["far"] = {
+        "$ref": "http://127.0.0.1:9/schema.json"}
+    records = assert_same("remote", document, monkeypatch)
+    assert records
+
+
+def _paths(document: dict[str, Any]) -> Iterator[tuple[Any, ...]]:
+    """Every key path into ``document``, and one step past each leaf and missing key."""
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(document, ())]
+    while stack:
+        node, parts = stack.pop()
+        yield parts
+        if isinstance(node, dict):
+            stack.extend((v, (*parts, k)) for k, v in node.items())
+            yield (*parts, "absent")
+        elif isinstance(node, list):
+            stack.extend((v, (*parts, i)) for i, v in enumerate(node))
+            yield (*parts, len(node))
+        else:
+            yield (*parts, "below-a-leaf")
+
+
+def _shown(found: Any) -> Any:
+    """A value as itself, a path by its parts and the identity of its value."""
+    if hasattr(found, "read_value") and hasattr(found, "parts"):
+        return ("path", tuple(found.parts), id(found.read_value()))
+    return ("value", found)
+
+
+def _questions(path: Any) -> list[tuple[str, Any]]:
+    """What the walk and the library code it calls ask of a path, with the outcome."""
+    def listed(call: Callable[[], Any]) -> Callable[[], Any]:
+        return lambda: list(call())
+
+    def resolved() -> tuple[Any, Any]:
+        with path.resolve() as found:
+            return id(found.contents), found.resolver._base_uri
+
+    return [
+        ("read_value", _outcome(lambda: id(path.read_value()))),
+        *((f"in {key!r}", _outcome(lambda key=key: key in path))
+          for key in ("allOf", "properties", "$ref", 0, 1, 2, -1, "a#b", "")),
+        ("keys", _outcome(listed(path.keys))),
+        ("iter", _outcome(lambda: [tuple(p.parts) for p in path])),
+        ("items", _outcome(lambda: [(k, tuple(p.parts)) for k, p in path.items()])),
+        ("resolve", _outcome(resolved)),
+        ("len", _outcome(lambda: len(path))),
+        ("read_str", _outcome(path.read_str)),
+        ("read_str default", _outcome(lambda: path.read_str(default="d"))),
+        *((f"[{key!r}]", _outcome(lambda key=key: _shown(path[key])))
+          for key in ("$ref", "type", "name", 0, 5, "absent")),
+        *((f"/ {key!r}", _outcome(lambda key=key: id((path / key).read_value())))
+          for key in ("properties", "a#b", "", ".", 0)),
+    ]
+
+
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_node_answers_as_schema_path(version: str) -> None:
+    """walk.Node, stepped key by key from the root, answers every question the way the
+    SchemaPath of the same parts does (same values by identity, same exceptions)."""
+    from jsonschema_path import SchemaPath
+    from toolcat.load.validation.walk import Node
+
+    document = _odd(version)
+    root = SchemaPath.from_dict(document, handlers=validate._DenyEveryScheme())
+    compared = 0
+    for parts in _paths(document):
+        node = Node.entered(root)
+        for part in parts:
+            node = node.child(part)
+        expected = _questions(root._clone_with_parts(parts))
+        got = _questions(node)
+        differing = [(a, b) for a, b in zip(expected, got, strict=True) if a != b]
+        assert got == expected, f"{parts}: {differing}"
+        compared += 1
+    assert compared > 100
+
+
+def _deep(links: int) -> dict[str, Any]:
+    """A chain of schemas, each a property away from the next, each with a bad default."""
+    ref = "#/components/schemas/"
+    schemas: dict[str, Any] = {f"S{i}": {"type": "object", "properties": {
+        "d": {"type": "integer", "default": "x"}, "x": {"$ref": f"{ref}S{i + 1}"}}}
+        for i in range(links)}
+    schemas[f"S{links}"] = {"type": "object"}
+    return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "content": {
+                "application/json": {"schema": {"$ref": f"{ref}S0"}}}}}}}},
+            "components": {"schemas": schemas}}
+
+
+def test_deep_chain_same_problems(monkeypatch: pytest.MonkeyPatch) -> None:
+    records = assert_same("deep 300", _deep(300), monkeypatch)
+    assert len([r for r in records if r[0] != "raw"]) == 300
+
+
+def test_past_the_recursion_limit_the_fast_run_finds_at_least_as_much() -> None:
+    """Where the walk overflows Python's stack, the library's steps spent a few more
+    frames per subschema than Node's, so the unpatched run stops a few schemas sooner:
+    the patched run finds the same problems, in the same order, then a few more, and
+    ends with the same note."""
+    slow = validate._problems(_deep(1000), "spec", None, fast=False)
+    fast = validate._problems(_deep(1000), "spec", None, fast=True)
+    assert "RecursionError" in slow[-1].message, slow[-1]
+    assert fast[-1] == slow[-1]
+    assert fast[:len(slow) - 1] == slow[:-1]
+    assert len(slow) <= len(fast) <= len(slow) + 10, (len(slow), len(fast))

@@ -48,7 +48,7 @@ def repair(document: dict[str, Any], file: str) -> tuple[dict[str, Any], list[Pr
         holder = fixed
         for token in split_pointer(at):
             holder = holder[int(token)] if isinstance(holder, list) else holder[token]
-        if "items" in holder:   # a YAML alias: one node, reached by two pointers
+        if isinstance(holder.get("items"), list):   # else repaired already: a shared node
             holder["prefixItems"] = holder.pop("items")
     return fixed, notes
 

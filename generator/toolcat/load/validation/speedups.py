@@ -36,8 +36,15 @@ so nothing outside validation ever runs patched code.
   and nine more such questions of every schema it visits, each a path lookup through
   jsonschema-path (390,000 on GitHub's description). The schema's value, which the walk
   reads first, answers each the same (a lookup resolves the same ``$ref`` and reads the
-  same mapping); everything else runs as written (``_schema_walk`` is the library's
+  same mapping); everything else runs as written (``walk.schema_walk`` is the library's
   ``SchemaValidator.__call__`` with those questions put to the value).
+* ``root-node``: every path the semantic pass reads (``paths/~1pets/get/responses/...``)
+  was resolved again from the document's root, through jsonschema-path's caches:
+  hashing and slicing the tuple of parts, 95,000 times on GitHub's description, most of
+  the validator's time. The pass starts from a ``walk.Node`` at the root instead: each
+  step is resolved once, from its parent's result, which is what resolving the whole
+  path finds (``walk.py`` says why); ``tests/validation/test_validator_speedups.py``
+  holds Node to answering every question as ``SchemaPath`` does.
 * ``reference-chain``: jsonschema-path resolves a ``$ref`` whose target is another
   ``$ref`` by recursion, from each node anew, through a new resolver per step (which
   the lookup memo cannot recognise): a chain of N bare references cost N²/2 lookups
@@ -230,6 +237,8 @@ def _install_reference_chain() -> Undo | None:
     make: Any = Resolved   # attrs' generic class: mypy does not see its fields
 
     def _resolve_node(cls: Any, node: Any, resolver: Any) -> Any:
+        if not is_ref(node):
+            return make(node, resolver)
         passed: dict[tuple[int, str, int], tuple[Any, Any]] = {}
         while is_ref(node):
             key = (id(node), resolver._base_uri, id(resolver._registry))
@@ -334,64 +343,29 @@ def _install_schema_keywords() -> Undo | None:
 
 def _schema_walk(validation_error: Any, extra_parameters_error: Any) -> Callable[..., Any]:
     """openapi-spec-validator 0.9.0's ``SchemaValidator.__call__``, keyword questions
-    put to the schema's value (see the module's docstring)."""
-    from collections.abc import Mapping  # noqa: PLC0415
+    put to the schema's value, each subschema resolved from its parent's result
+    (``walk.py`` says why that finds the same)."""
+    from .walk import schema_walk  # noqa: PLC0415
 
-    def __call__(self: Any, schema: Any, require_properties: bool = True,
-                 meta_checked: bool = False) -> Iterator[Any]:
-        schema_value = schema.read_value()
-        if not isinstance(schema_value, (Mapping, bool)):
-            yield validation_error(f"{schema_value!r} is not of type 'object', 'boolean'")
-            return
-        keys: Any = schema_value if isinstance(schema_value, dict) else ()
-        schema_id = id(schema_value)
-        if not meta_checked and schema_id not in self.meta_checked_schema_ids:
-            self.meta_checked_schema_ids.append(schema_id)
-            err = self._validate_schema_meta(schema, schema_value)
-            if err is not None:
-                yield err
-                return
-        if schema_id in self.visited_schema_ids:
-            return
-        self.visited_schema_ids.append(schema_id)
+    return schema_walk(validation_error, extra_parameters_error)
 
-        nested_properties = []
-        if "allOf" in keys:
-            for inner_schema in schema / "allOf":
-                yield from self(inner_schema, require_properties=False, meta_checked=True)
-                nested_properties += list(self._collect_properties(inner_schema))
-        for keyword in ("anyOf", "oneOf"):
-            if keyword in keys:
-                for inner_schema in schema / keyword:
-                    yield from self(inner_schema, require_properties=False,
-                                    meta_checked=True)
-        for keyword in ("not", "items"):
-            if keyword in keys:
-                yield from self(schema / keyword, require_properties=False,
-                                meta_checked=True)
-        if "properties" in keys:
-            for _, prop_schema in (schema / "properties").items():
-                yield from self(prop_schema, require_properties=False, meta_checked=True)
 
-        required = ("required" in keys and (schema / "required").read_value()) or []
-        properties = ("properties" in keys and (schema / "properties").keys()) or []
-        if "allOf" in keys:
-            extra_properties = list(set(required) - set(properties) - set(nested_properties))
-        else:
-            extra_properties = []
-        if extra_properties and require_properties:
-            yield extra_parameters_error(
-                f"Required list has not defined properties: {extra_properties}")
+# --- root-node -------------------------------------------------------------------
 
-        if "default" in keys:
-            default_value = (schema / "default").read_value()
-            nullable_value = False
-            if "nullable" in keys:
-                nullable_value = (schema / "nullable").read_value()
-            if default_value is not None or nullable_value is not True:
-                yield from self.default_validator(schema, default_value)
+def _install_root_node() -> Undo | None:
+    from openapi_spec_validator.validation import keywords  # noqa: PLC0415
 
-    return __call__
+    from .walk import Node  # noqa: PLC0415
+
+    slow = keywords.RootValidator.__dict__.get("__call__")
+    if not callable(slow):
+        return None
+
+    def root_call(self: Any, spec: Any) -> Iterator[Any]:
+        # The semantic pass from the document's root, every step taken by a Node.
+        return slow(self, spec if type(spec) is Node else Node.entered(spec))  # type: ignore[no-any-return]
+
+    return _set_attribute(keywords.RootValidator, "__call__", root_call)
 
 
 # --- metaschema-prefilter --------------------------------------------------------
@@ -471,8 +445,11 @@ PATCHES: tuple[Patch, ...] = (
     # Without the lookup memo every resolver is new: this memo would only grow.
     Patch("metaschema-evolve", {"jsonschema": "4.26.0"}, _install_metaschema_evolve,
           needs=("reference-lookup",)),
-    Patch("schema-keywords", {"openapi-spec-validator": "0.9.0", "jsonschema-path": "0.5.0"},
+    Patch("schema-keywords", {"openapi-spec-validator": "0.9.0", "jsonschema-path": "0.5.0",
+                              "pathable": "0.6.0", "referencing": "0.37.0"},
           _install_schema_keywords),
+    Patch("root-node", {"openapi-spec-validator": "0.9.0", "jsonschema-path": "0.5.0",
+                        "pathable": "0.6.0", "referencing": "0.37.0"}, _install_root_node),
     Patch("metaschema-prefilter",
           {"jsonschema-rs": "0.60.3", "openapi-schema-validator": "0.9.0",
            "jsonschema": "4.26.0"},

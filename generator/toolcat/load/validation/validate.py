@@ -93,19 +93,10 @@ def _errors(document: dict[str, Any]) -> Generator[Any, None, None]:
     yield from validator.iter_errors()
 
 
-class _IdList(list[int]):
-    """A list whose membership test is a set lookup."""
+class _IdList(set[int]):
+    """The validator's list of visited ids as a set: it only appends and tests membership."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._ids: set[int] = set()
-
-    def append(self, value: int) -> None:
-        self._ids.add(value)
-        super().append(value)
-
-    def __contains__(self, value: object) -> bool:
-        return value in self._ids
+    append = set.add
 
 
 def validate_document(document: dict[str, Any], file: str) -> None:
