@@ -34,7 +34,7 @@ DEFS = LOCAL_DEFS
 Node = tuple[str, str, str]
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=16384)
 def class_name(name: str) -> str:
     """A PascalCase identifier: ``broadcast_update_channel`` -> ``BroadcastUpdateChannel``."""
     words = [w for w in re.split(r"[^A-Za-z0-9]+", name) if w]
