@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
 from toolcat.model.types import Catalog, Source
 from toolcat.models import document
 
