@@ -2,9 +2,11 @@
 
 Run by `make bench` after scripts/bench.py, on the same documents. For each, the
 catalog is built once in process (validation skipped: it is measured by
-bench.py), then models.py is rendered --runs times and the median wall and CPU
-seconds of its three steps are printed: the schema document (naming, shared
-definitions), datamodel-code-generator, and black. A document whose models fail
+bench.py), then models.py is rendered --runs times and the median CPU seconds
+(user+sys of this process: on a shared machine wall time is mostly the
+neighbours) of its three steps are printed: the schema document (naming, shared
+definitions), datamodel-code-generator, and black; then the whole render's median
+wall and CPU seconds. A document whose models fail
 to render says why in the last column.
 
 Prints a Markdown table on stdout, progress on stderr. Not part of the test
@@ -29,8 +31,8 @@ from toolcat.models.render import model_classes, render_models
 from toolcat.pipeline import build_catalog, spec_verdict
 from toolcat.text.python_format import black_format
 
-HEADER = ("| document | tools | models.py bytes | classes | document s | "
-          "datamodel-code-generator s | black s | total s (cpu) | note |\n"
+HEADER = ("| document | tools | models.py bytes | classes | document cpu s | "
+          "datamodel-code-generator cpu s | black cpu s | total wall s (cpu) | note |\n"
           "|---|---:|---:|---:|---:|---:|---:|---:|---|")
 
 
@@ -53,9 +55,9 @@ def row(label: str, spec: Path, runs: int) -> str:
     note = ""
     try:
         for _ in range(runs):
-            document, doc_s, _cpu = _timed(lambda: models_document(catalog))
-            code, dcg_s, _cpu = _timed(lambda d=document: model_classes(d.schema))
-            _body, black_s, _cpu = _timed(lambda c=code: black_format(c))
+            document, _wall, doc_s = _timed(lambda: models_document(catalog))
+            code, _wall, dcg_s = _timed(lambda d=document: model_classes(d.schema))
+            _body, _wall, black_s = _timed(lambda c=code: black_format(c))
             # The whole render once more, as generate runs it (template included).
             data, total_s, total_cpu = _timed(lambda: render_models(catalog))
             for values, seconds in zip(steps, (doc_s, dcg_s, black_s, total_s, total_cpu),

@@ -22,6 +22,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..jsonio import dumps
@@ -33,6 +34,7 @@ DEFS = LOCAL_DEFS
 Node = tuple[str, str, str]
 
 
+@lru_cache(maxsize=16384)
 def class_name(name: str) -> str:
     """A PascalCase identifier: ``broadcast_update_channel`` -> ``BroadcastUpdateChannel``."""
     words = [w for w in re.split(r"[^A-Za-z0-9]+", name) if w]
@@ -71,7 +73,10 @@ def models_document(catalog: Catalog) -> ModelsDocument:
         def rename(ref: str, tool: str = tool, kind: str = kind) -> str:
             return _rename(ref, names, roots[tool, kind], tool, kind)
         for name, body in schema.get("$defs", {}).items():
-            defs.setdefault(names[tool, kind, name], _rewrite(body, rename))
+            # A shared definition is rewritten once, by the first tool that reaches it:
+            # every later one names the same closure, so its rewrite is the same.
+            if names[tool, kind, name] not in defs:
+                defs[names[tool, kind, name]] = _rewrite(body, rename)
         root = {k: v for k, v in schema.items() if k != "$defs"}
         defs[roots[tool, kind]] = _rewrite(root, rename)
     return ModelsDocument(
@@ -89,10 +94,14 @@ def _kinds(tool: Tool) -> tuple[tuple[str, dict[str, Any] | None], ...]:
 def _closure_digests(schemas: dict[tuple[str, str], dict[str, Any]]) -> dict[Node, str]:
     """For every definition: sha256 of its name and every definition it reaches."""
     digests: dict[Node, str] = {}
+    referenced: dict[bytes, frozenset[str]] = {}   # a definition's text -> names it refers to
     for (tool, kind), schema in schemas.items():
         defs = schema.get("$defs", {})
         texts = {name: dumps(body, indent=False) for name, body in defs.items()}
-        edges = {name: sorted(defs_referenced(body) & defs.keys()) for name, body in defs.items()}
+        for name, text in texts.items():
+            if text not in referenced:
+                referenced[text] = frozenset(defs_referenced(defs[name]))
+        edges = {name: sorted(referenced[texts[name]] & defs.keys()) for name in defs}
         for name in defs:
             reached, todo = {name}, [name]
             while todo:
