@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from http.server import BaseHTTPRequestHandler
-from typing import Any
+from typing import Any, ClassVar
 
 import anyio
 import pytest
@@ -90,7 +90,8 @@ def test_every_kind_maps_as_documented() -> None:
     assert codec.schema["required"] == list(props)
     assert props["note"]["anyOf"] == [{"type": "string"}, {"type": "null"}]
     boxed = props["limit"]["anyOf"][0]
-    assert boxed["required"] == ["value"] and boxed["additionalProperties"] is False
+    assert boxed["required"] == ["value"]
+    assert boxed["additionalProperties"] is False
     assert props["labels"]["anyOf"][0]["type"] == "array"
     for name in ("extra", "anything", "either", "pair", "keyed"):
         assert props[name]["anyOf"][0]["type"] == "string", name
@@ -206,17 +207,19 @@ def test_a_tool_over_a_limit_falls_back_to_json_text_with_a_warning() -> None:
     wide = {"type": "object", "additionalProperties": False,
             "properties": {"kind": {"enum": [f"k{i}" for i in range(MAX_ENUM_VALUES + 1)]}}}
     view = StrictView([{"name": "wide_tool", "inputSchema": wide}])
-    assert len(view.warnings) == 1 and view.warnings[0].startswith("wide_tool: ")
+    assert len(view.warnings) == 1
+    assert view.warnings[0].startswith("wide_tool: ")
     assert "enum-count" in view.warnings[0]
     shown = view.tool({"name": "wide_tool", "inputSchema": wide})["inputSchema"]
-    assert list(shown["properties"]) == [ARGUMENTS] and strict_problems(shown) == []
+    assert list(shown["properties"]) == [ARGUMENTS]
+    assert strict_problems(shown) == []
     assert view.decode("wide_tool", {ARGUMENTS: '{"kind": "k7"}'}) == {"kind": "k7"}
 
 
 # ---- the server: listed as the profile, called with the profile's arguments ----
 
 class _Recorder(BaseHTTPRequestHandler):
-    seen: list[tuple[str, str, bytes]] = []
+    seen: ClassVar[list[tuple[str, str, bytes]]] = []
 
     def _any(self) -> None:
         length = int(self.headers.get("content-length") or 0)
@@ -263,7 +266,8 @@ def test_served_calls_send_the_exact_requests() -> None:
         listed, through, sent_through = _served(catalog, base, "openai-strict", profiled)
     assert {t.name: t.input_schema for t in listed.tools} == {
         n: c.schema for n, c in codecs.items()}
-    assert len(sent) == len(exact) and sent_through == sent
+    assert len(sent) == len(exact)
+    assert sent_through == sent
     assert through == direct
 
 

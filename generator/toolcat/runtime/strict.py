@@ -7,16 +7,20 @@ in `required` and sets `additionalProperties: false`, so an optional property or
 cannot be said as such. The profile therefore changes the shape of some values, and the
 server maps every call back before validating it against the exact schema:
 
-| exact schema                                  | profile schema                              | decode (profile -> exact)     |
-|-----------------------------------------------|---------------------------------------------|-------------------------------|
-| closed object (`additionalProperties: false`) | every property required                     | per property, below           |
-| - optional property whose profile has no null | `anyOf: [P, {type: null}]`                  | `null` -> absent              |
-| - optional property whose profile admits null | `anyOf: [{value: P}, {type: null}]`         | `null` -> absent, `{value: v}` -> v |
-| map (only `additionalProperties: S`)          | array of `{key, value: S}` pairs            | pairs -> object (a key twice: error) |
-| any other open object, an untyped value, a tuple, an `allOf` of several, an ambiguous union, a `$ref` cycle met again | `{type: string}`, JSON text | `json.loads` |
-| type list, `anyOf`/`oneOf`                     | `anyOf` of the branches' profiles          | the branch the value's JSON type names |
-| `enum`/`const` of scalars                     | `enum` per JSON type                        | unchanged                     |
-| string, number, integer, boolean, null, array | the same type; numeric bounds, `minItems`/`maxItems` kept, other constraints dropped | items decoded |
+- closed object (`additionalProperties: false`): every property listed in `required`; an
+  optional property P whose profile admits no null becomes `anyOf: [P, null]`, one whose
+  profile admits null `anyOf: [{"value": P}, null]`; decode: `null` is "not given",
+  `{"value": v}` is v.
+- map (no properties, `additionalProperties: S`): an array of `{"key", "value": S}` pairs;
+  decode: the object (a key given twice is an error).
+- any other open object, an untyped value, a tuple (`prefixItems`), an `allOf` of several,
+  an ambiguous union, a `$ref` met `DEPTH` times inside itself, an object deeper than
+  `MAX_NESTING`: a string, the value's JSON text; decode: `json.loads`.
+- type list, `anyOf`, `oneOf`: `anyOf` of the branches' profiles; decode: the branch the
+  value's JSON type names.
+- `enum`/`const` of scalars: an `enum` per JSON type (unchanged).
+- string, number, integer, boolean, null, array: the same type with numeric bounds and
+  `minItems`/`maxItems` kept, other constraints dropped (only widens); items decoded.
 
 A union is mapped only when each JSON type (string, number, boolean, null, object, array) is
 admitted by one branch, or only by branches whose mapping is the identity: the JSON type of
@@ -348,9 +352,8 @@ def _decode_object(codec: Codec, value: dict[str, Any], path: str) -> dict[str, 
         sub, mode = fields[name]
         if given is None and mode != "required":
             continue                           # null: not given
-        if mode == "wrapped" and isinstance(given, dict) and set(given) == {"value"}:
-            given = given["value"]
-        out[name] = decode(sub, given, where)
+        boxed = mode == "wrapped" and isinstance(given, dict) and set(given) == {"value"}
+        out[name] = decode(sub, given["value"] if boxed else given, where)
     return out
 
 
