@@ -56,7 +56,9 @@ EVERY_KIND: dict[str, Any] = {
         "pair": {"type": "array", "prefixItems": [{"type": "integer"}]},      # tuple
         "leaves": {"type": "array", "items": {"$ref": "#/$defs/Leaf"}, "maxItems": 3},
         "both": {"allOf": [{"$ref": "#/$defs/Leaf"}]},
-        "keyed": {"type": "object", "patternProperties": {"^k": {"type": "integer"}}}},
+        "keyed": {"type": "object", "patternProperties": {"^k": {"type": "integer"}}},
+        "open": {"type": "object", "required": ["_other"],               # declared + rest
+                 "properties": {"_other": {"type": "integer"}, "b": {"type": "string"}}}},
     "$defs": {
         "Leaf": {"type": "object", "additionalProperties": False,
                  "properties": {"x": {"type": "number"}, "tag": {"type": ["string", "null"]}}},
@@ -93,7 +95,7 @@ def test_every_kind_maps_as_documented() -> None:
     assert boxed["required"] == ["value"]
     assert boxed["additionalProperties"] is False
     assert props["labels"]["anyOf"][0]["type"] == "array"
-    for name in ("extra", "anything", "either", "pair", "keyed"):
+    for name in ("extra", "anything", "either", "pair", "keyed"):   # JSON text
         assert props[name]["anyOf"][0]["type"] == "string", name
     assert props["mode"]["anyOf"][0]["properties"]["value"]["anyOf"] == [
         {"type": "string", "enum": ["a", "b"]}, {"type": "integer", "enum": [1]},
@@ -102,6 +104,22 @@ def test_every_kind_maps_as_documented() -> None:
     inner = inner["properties"]["children"]["anyOf"][0]["items"]
     assert inner["type"] == "string"   # the Node cycle met twice more: JSON text from there
     assert _round_trips(EVERY_KIND, 12) >= 12
+
+
+def test_open_object_keeps_its_declared_properties() -> None:
+    codec, _ = compile_schema(EVERY_KIND)
+    shown = codec.schema["properties"]["open"]["anyOf"][0]
+    assert list(shown["properties"]) == ["_other", "b", "__other"]   # rest: a free name
+    assert shown["required"] == ["_other", "b", "__other"]
+    base = {"id": 1, "node": {"name": "n"}}
+    value = {**base, "open": {"_other": 1, "z": [True], "b": "x"}}
+    said = encode(codec, value)
+    assert said["open"] == {"_other": 1, "b": "x", "__other": '{"z": [true]}'}
+    assert decode(codec, said) == value
+    with pytest.raises(UndecodableArguments) as twice:
+        decode(codec, {**base, "open": {"_other": 1, "b": "x", "__other": '{"b": "y"}'}})
+    assert twice.value.problems == [
+        'open: "b" given twice (listed and in the other members)']
 
 
 def test_null_and_absent_stay_apart() -> None:
@@ -276,7 +294,8 @@ def test_served_decode_error_sends_nothing() -> None:
     codec = compile_schema(next(e["tool"]["inputSchema"] for e in catalog["tools"]
                                 if e["tool"]["name"] == "broadcast_create_schedule"))[0]
     arguments = encode(codec, {"name": "s"})
-    arguments["blocks"] = ["{not json"]
+    arguments["blocks"] = [{"name": "b", "durationMinutes": 1, "children": None,
+                            "_other": "{not json"}]   # an open object's other members
     with serving(_Recorder) as base:
         _, results, sent = _served(catalog, base, "openai-strict",
                                    [("broadcast_create_schedule", arguments)])
@@ -284,7 +303,7 @@ def test_served_decode_error_sends_nothing() -> None:
     assert results[0]["isError"] is True
     text = results[0]["content"][0]["text"]
     assert text.startswith("Invalid arguments; nothing was sent to the API:")
-    assert "blocks[0]: not JSON text" in text
+    assert 'blocks[0]["_other"]: not JSON text' in text
 
 
 def test_cli_refuses_strict_profile_in_discovery_mode() -> None:

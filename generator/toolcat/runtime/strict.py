@@ -64,6 +64,8 @@ _BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 _JSON_TYPES = ("string", "number", "boolean", "null", "object", "array")
 TEXT_NOTE = "JSON text of the value (decoded, then checked against the exact schema)."
 ABSENT_NOTE = "null: not given."
+REST_NOTE = ("Members other than those listed, as JSON text of an object (null: none); "
+             "decoded and merged into the object.")
 ARGUMENTS = "arguments"    # the one property of a tool shown as JSON text whole
 
 
@@ -206,12 +208,12 @@ def _array(node: dict[str, Any], ctx: _Ctx) -> Codec:
 def _object(node: dict[str, Any], ctx: _Ctx) -> Codec:
     properties = node.get("properties") or {}
     extra = node.get("additionalProperties", True)
-    if ctx.level >= MAX_NESTING or node.get("patternProperties") or not isinstance(
-            properties, dict):
+    if ctx.level >= MAX_NESTING or not isinstance(properties, dict):
         return _text(node)
-    if extra is False:
-        return _closed(node, properties, ctx.deeper())
-    if properties or not isinstance(extra, dict):
+    closed = extra is False and not node.get("patternProperties")
+    if closed or properties:
+        return _closed(node, properties, ctx.deeper(), rest=not closed)
+    if node.get("patternProperties") or not isinstance(extra, dict):
         return _text(node)
     values = _node(extra, ctx.deeper())     # inside the {key, value} pair object
     if values.kind == "text":
@@ -224,7 +226,10 @@ def _object(node: dict[str, Any], ctx: _Ctx) -> Codec:
                  item=values)
 
 
-def _closed(node: dict[str, Any], properties: dict[str, Any], ctx: _Ctx) -> Codec:
+def _closed(node: dict[str, Any], properties: dict[str, Any], ctx: _Ctx,
+            rest: bool = False) -> Codec:
+    """An object with its declared properties (and, if it is open, one `rest` property
+    holding every other member as JSON text)."""
     required = set(node.get("required") or ())
     fields: list[tuple[str, Codec, str]] = []
     shown: dict[str, Any] = {}
@@ -244,10 +249,24 @@ def _closed(node: dict[str, Any], properties: dict[str, Any], ctx: _Ctx) -> Code
                    "required": ["value"], "additionalProperties": False}
             shown[name] = {"anyOf": [box, {"type": "null"}],
                            "description": ABSENT_NOTE + " Else {\"value\": the value}."}
+    if rest:
+        name = rest_name(properties)
+        fields.append((name, Codec({"type": "string"}, "text"), "rest"))
+        shown[name] = {"anyOf": [{"type": "string"}, {"type": "null"}],
+                       "description": REST_NOTE}
     schema = _described({"type": "object", "properties": shown, "required": list(shown),
                          "additionalProperties": False}, node)
     same = all(mode == "required" and c.kind == "same" for _, c, mode in fields)
     return Codec(schema, "same" if same else "object", fields=tuple(fields))
+
+
+def rest_name(properties: dict[str, Any]) -> str:
+    """The name of an open object's `rest` property: `_other`, underscores added until no
+    declared property has it."""
+    name = "_other"
+    while name in properties:
+        name = "_" + name
+    return name
 
 
 def _union(node: dict[str, Any], branches: list[Any], ctx: _Ctx) -> Codec:
@@ -291,7 +310,8 @@ def encode(codec: Codec, value: Any) -> Any:
     if codec.kind in ("object", "root"):
         if codec.kind == "root":
             return {ARGUMENTS: json.dumps(value, ensure_ascii=False)}
-        return {name: _encode_field(sub, mode, name, value) for name, sub, mode in codec.fields}
+        return {name: _encode_field(codec, sub, mode, name, value)
+                for name, sub, mode in codec.fields}
     if codec.kind == "map" and codec.item is not None:
         return [{"key": k, "value": encode(codec.item, v)} for k, v in value.items()]
     if codec.kind == "array" and codec.item is not None:
@@ -303,7 +323,12 @@ def encode(codec: Codec, value: Any) -> Any:
     return value
 
 
-def _encode_field(codec: Codec, mode: str, name: str, value: dict[str, Any]) -> Any:
+def _encode_field(parent: Codec, codec: Codec, mode: str, name: str,
+                  value: dict[str, Any]) -> Any:
+    if mode == "rest":
+        declared = {n for n, _, m in parent.fields if m != "rest"}
+        others = {k: v for k, v in value.items() if k not in declared}
+        return json.dumps(others, ensure_ascii=False) if others else None
     if name not in value:
         return None
     inner = encode(codec, value[name])
@@ -344,8 +369,12 @@ def _loads(text: str, path: str) -> Any:
 def _decode_object(codec: Codec, value: dict[str, Any], path: str) -> dict[str, Any]:
     fields = {name: (sub, mode) for name, sub, mode in codec.fields}
     out: dict[str, Any] = {}
+    others: dict[str, Any] = {}
     for name, given in value.items():
         where = f"{path}[{json.dumps(name)}]" if path else name
+        if name in fields and fields[name][1] == "rest" and given is not None:
+            others = _members(given, where)
+            continue
         if name not in fields:
             out[name] = given                  # not declared: the exact schema says so
             continue
@@ -354,7 +383,19 @@ def _decode_object(codec: Codec, value: dict[str, Any], path: str) -> dict[str, 
             continue                           # null: not given
         boxed = mode == "wrapped" and isinstance(given, dict) and set(given) == {"value"}
         out[name] = decode(sub, given["value"] if boxed else given, where)
-    return out
+    twice = sorted(set(others) & set(out))
+    if twice:
+        raise UndecodableArguments([f"{path or '(arguments)'}: {json.dumps(k)} given twice "
+                                    "(listed and in the other members)" for k in twice])
+    return {**out, **others}
+
+
+def _members(given: Any, where: str) -> dict[str, Any]:
+    """The other members of an open object: JSON text of an object (or the object)."""
+    members = _loads(given, where) if isinstance(given, str) else given
+    if not isinstance(members, dict):
+        raise UndecodableArguments([f"{where}: JSON text of an object expected"])
+    return members
 
 
 def _pairs(value: Any) -> bool:
