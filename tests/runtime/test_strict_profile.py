@@ -10,6 +10,7 @@ and a served call with encoded arguments sends the very request the exact call s
 from __future__ import annotations
 
 import json
+import os
 from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
 
@@ -20,7 +21,8 @@ from helpers.draw import draw_arguments
 from helpers.fixtures import real_catalog
 from helpers.http_stub import serving
 from helpers.paths import EXAMPLE_OUTPUT
-from jsonschema import Draft202012Validator
+from hypothesis.errors import Unsatisfiable
+from jsonschema import Draft202012Validator, SchemaError
 from mcp import Client
 from toolcat.cli import cli
 from toolcat.runtime.embed import build_server, open_catalog
@@ -143,18 +145,25 @@ def test_decode_errors_are_located() -> None:
     assert dup.value.problems == ['labels[1].key: "a" given twice']
 
 
-@pytest.mark.parametrize("source", ["example", "kratos", "discord"])
+FULL = bool(os.environ.get("TOOLCAT_STRICT_FULL"))   # make strict-walk
+DOCUMENTS = {"kratos": ("kratos", "api.json"), "discord": ("discord", "openapi.json"),
+             "stripe": ("stripe", "spec3.yaml"), "cloudflare": ("cloudflare", "openapi.json"),
+             "openai": ("openai", "openapi.yaml")}
+SLICES = {"example": 1, "kratos": 1, "discord": 24}   # in the suite: every Nth tool
+
+
+@pytest.mark.parametrize("source", list(SLICES) if not FULL else ["example", *DOCUMENTS])
 def test_corpus_tools_round_trip(source: str) -> None:
     catalog = (open_catalog(EXAMPLE_OUTPUT) if source == "example"
-               else real_catalog("corpus", *{"kratos": ("kratos", "api.json"),
-                                             "discord": ("discord", "openapi.json")}[source]))
-    tools = catalog["tools"] if source != "discord" else catalog["tools"][::24]
+               else real_catalog("corpus", *DOCUMENTS[source]))
+    tools = catalog["tools"][::1 if FULL else SLICES[source]]
     drawn = 0
     for entry in tools:
-        schema = entry["tool"]["inputSchema"]
-        if entry["tool"]["name"] == "action_guild_join_request":
-            continue    # hypothesis-jsonschema finds this one unsatisfiable to draw
-        drawn += _round_trips(schema, 2)
+        try:
+            drawn += _round_trips(entry["tool"]["inputSchema"], 2)
+        except (Unsatisfiable, SchemaError):
+            continue    # hypothesis-jsonschema cannot draw it (Discord's guild join) or
+            # reads its pattern as Python's re (Cloudflare's named groups)
     assert drawn >= len(tools)
 
 
