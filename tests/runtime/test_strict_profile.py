@@ -243,6 +243,18 @@ def test_a_tool_over_a_limit_falls_back_to_json_text_with_a_warning() -> None:
     assert view.decode("wide_tool", {ARGUMENTS: '{"kind": "k7"}'}) == {"kind": "k7"}
 
 
+def test_build_server_passes_the_fallback_warning_on() -> None:
+    catalog = json.loads(json.dumps(open_catalog(EXAMPLE_OUTPUT)))
+    tool = catalog["tools"][0]["tool"]
+    tool["inputSchema"]["properties"]["kind"] = {
+        "enum": [f"k{i}" for i in range(MAX_ENUM_VALUES + 1)]}
+    heard: list[str] = []
+    build_server(catalog, schema_profile="openai-strict", warn=heard.append)
+    assert len(heard) == 1
+    assert heard[0].startswith(f"{tool['name']}: ")
+    assert "enum-count" in heard[0]
+
+
 # ---- the server: listed as the profile, called with the profile's arguments ----
 
 class _Recorder(BaseHTTPRequestHandler):
