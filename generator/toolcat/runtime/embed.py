@@ -16,8 +16,7 @@ error outcome naming each argument, and nothing is sent.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import partial
+from collections.abc import Callable, Mapping
 from importlib.metadata import PackageNotFoundError, version
 from types import TracebackType
 from typing import Any
@@ -29,8 +28,9 @@ from ..vocab.ecma import ECMAValidator
 from .api import ApiHandler, ApiOptions
 from .discover import make_discovery_server
 from .mcp_server import ToolOutcome, argument_errors, make_server
-from .profiles import profiled_tool
+from .profiles import profile_hooks
 from .request_log import RequestLog
+from .strict import STRICT
 
 # The embedding API: open_catalog is the catalog room's checked reader, named here too.
 __all__ = ["Caller", "build_server", "open_catalog", "toolset_entries"]
@@ -40,20 +40,31 @@ def build_server(catalog: dict[str, Any], *, base_url: str | None = None,
                  credentials: Mapping[str, str] | None = None, timeout: float = 30.0,
                  environ: Mapping[str, str] | None = None, log: RequestLog | None = None,
                  mode: str = "tools", toolset: str | None = None,
-                 schema_profile: str | None = None) -> Server[Any]:
+                 schema_profile: str | None = None,
+                 warn: Callable[[str], None] | None = None) -> Server[Any]:
     """The MCP server `toolcat serve` runs, for a catalog already in memory: one tool per
     operation (`mode="tools"`) or the discovery meta-tools (`"discover"`), over the whole
-    catalog or one of its toolsets."""
+    catalog or one of its toolsets. `warn` hears what the schema profile could not keep."""
     options = ApiOptions(base_url=base_url, timeout=timeout, credentials=dict(credentials or {}),
                          log=log)
     entries = toolset_entries(catalog, toolset)
     handler = ApiHandler(catalog, options, environ)
     if mode == "discover":
+        if schema_profile == STRICT:
+            raise ValueError(f"--schema-profile {STRICT} is not available in discovery mode "
+                             "(its meta-tools take open objects)")
         return make_discovery_server(str(catalog["name"]), entries, handler, schema_profile,
                                      version=server_version(catalog))
-    view = None if schema_profile is None else partial(profiled_tool, profile=schema_profile)
-    return make_server(str(catalog["name"]), [e["tool"] for e in entries], handler, view,
-                       version=server_version(catalog))
+    tools = [e["tool"] for e in entries]
+    view, decode, warnings = profile_hooks(tools, schema_profile)
+    for line in warnings:
+        (warn or _ignore)(line)
+    return make_server(str(catalog["name"]), tools, handler, view,
+                       version=server_version(catalog), decode=decode)
+
+
+def _ignore(line: str) -> None:
+    """The default `warn`: an embedding caller that asked for no warnings gets none."""
 
 
 def toolset_entries(catalog: dict[str, Any], toolset: str | None) -> list[dict[str, Any]]:

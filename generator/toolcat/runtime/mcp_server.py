@@ -29,6 +29,7 @@ from .listing import CACHE_HINTS, PAGE_BYTES, Pages
 from .longrun import REPORTER
 from .stdio import serve_stdio
 from .streams import stream_options
+from .strict import UndecodableArguments
 from .transport_guard import TransportGuard
 
 
@@ -250,12 +251,15 @@ def _result(entry: _Entry, outcome: ToolOutcome) -> types.CallToolResult:
 
 def make_server(name: str, tools: list[dict[str, Any]], handler: Handler,
                 view: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-                version: str = "", page_bytes: int = PAGE_BYTES) -> Server[Any]:
+                version: str = "", page_bytes: int = PAGE_BYTES,
+                decode: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None
+                ) -> Server[Any]:
     """A low-level MCP server listing `tools` (catalog order, in pages) and calling `handler`.
 
     `tools` are the catalog's `tool` objects, served equal as JSON (or as `view` shows each
-    to a client: a schema profile). The handler is called only with arguments valid against
-    the tool's exact inputSchema.
+    to a client: a schema profile, whose `decode` maps a call's arguments back first; it
+    raises UndecodableArguments for arguments it cannot read). The handler is called
+    only with arguments valid against the tool's exact inputSchema.
     """
     entries = entries_of(tools)
     listed = [entries[tool["name"]].wire if view is None
@@ -271,9 +275,15 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler,
         entry = entries.get(params.name)
         if entry is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
+        arguments = dict(params.arguments or {})
+        if decode is not None:
+            try:
+                arguments = decode(params.name, arguments)
+            except UndecodableArguments as exc:
+                return _invalid(exc.problems)
         reporting = REPORTER.set(ctx.session.report_progress)
         try:
-            return await call_entry(entry, dict(params.arguments or {}), handler)
+            return await call_entry(entry, arguments, handler)
         finally:
             REPORTER.reset(reporting)
 
@@ -287,6 +297,11 @@ def entries_of(tools: list[dict[str, Any]]) -> dict[str, _Entry]:
     return {tool["name"]: _entry(tool) for tool in tools}
 
 
+def _invalid(problems: list[str]) -> types.CallToolResult:
+    return _error_result("Invalid arguments; nothing was sent to the API:\n"
+                         + "\n".join(f"- {p}" for p in problems))
+
+
 async def call_entry(entry: _Entry, arguments: dict[str, Any],
                      handler: Handler) -> types.CallToolResult:
     """One call of one tool: validation, the handler, output checking. Every way of calling
@@ -296,10 +311,7 @@ async def call_entry(entry: _Entry, arguments: dict[str, Any],
         for name, value in arguments.items()
         for p in _surrogate_paths(name, name) + _surrogate_paths(value, name)]
     if problems:
-        return _error_result(
-            "Invalid arguments; nothing was sent to the API:\n"
-            + "\n".join(f"- {p}" for p in problems)
-        )
+        return _invalid(problems)
     try:
         return _result(entry, await handler(entry.tool["name"], arguments))
     except MCPError:

@@ -13,15 +13,20 @@ server still validates every call against the exact schema; only what clients se
 Profiles:
 - `gemini`: Gemini's function declarations take an OpenAPI-style subset of JSON Schema and
   reject `$ref`/`$defs` (docs/large-apis.md names the public reports).
+- `openai-strict`: OpenAI's strict mode, narrower than JSON Schema by construction (every
+  property required, no open objects): shown through a reversible mapping of arguments that
+  the server undoes before validating (strict.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..vocab.pointers import LOCAL_DEFS
+from .strict import STRICT, StrictView, compile_schema
 
-PROFILES = ("gemini",)
+PROFILES = ("gemini", STRICT)
 DEPTH = 3
 # Keywords a profile shows as they are (subschemas are rewritten in _rewrite).
 _KEEP = {"gemini": frozenset({"type", "format", "description", "enum", "items", "properties",
@@ -34,6 +39,8 @@ _UNIONS = ("anyOf", "oneOf", "allOf")
 
 def profile_schema(schema: dict[str, Any], profile: str) -> dict[str, Any]:
     """The inputSchema `schema` as the client `profile` is shown it."""
+    if profile == STRICT:
+        return compile_schema(schema)[0].schema
     view = _view(schema, schema.get("$defs") or {}, _KEEP[profile], ())
     return view if isinstance(view, dict) else {"type": "object"}
 
@@ -86,3 +93,19 @@ def profiled_tool(tool: dict[str, Any], profile: str | None) -> dict[str, Any]:
     if profile is None:
         return tool
     return {**tool, "inputSchema": profile_schema(tool["inputSchema"], profile)}
+
+
+View = Callable[[dict[str, Any]], dict[str, Any]]
+Decode = Callable[[str, dict[str, Any]], dict[str, Any]]
+
+
+def profile_hooks(tools: list[dict[str, Any]], profile: str | None
+                  ) -> tuple[View | None, Decode | None, list[str]]:
+    """What a server of `tools` needs for `profile`: how it shows a tool, how it maps a
+    call's arguments back (None: unchanged), and warnings for serve's start."""
+    if profile is None:
+        return None, None, []
+    if profile == STRICT:
+        view = StrictView(tools)
+        return view.tool, view.decode, view.warnings
+    return (lambda tool: profiled_tool(tool, profile)), None, []
