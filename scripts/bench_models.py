@@ -14,6 +14,7 @@ suite (tests/project/test_bench_models_script.py only checks that it still runs)
 from __future__ import annotations
 
 import argparse
+import shlex
 import statistics
 import sys
 import time
@@ -75,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="measure only documents whose label contains NAME")
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement (3)")
+    parser.add_argument("--write", type=Path, default=None, metavar="PAGE",
+                        help="also write the table into PAGE's bench-models block")
     args = parser.parse_args(argv)
     chosen = [(label, path) for label, path in documents()
               if not args.only or any(o in label for o in args.only)]
@@ -82,8 +85,17 @@ def main(argv: list[str] | None = None) -> int:
         print("no document matches --only", file=sys.stderr)
         return 2
     print(HEADER)
+    lines = [HEADER]
     for label, path in available(chosen):
-        print(row(label, path, args.runs), flush=True)
+        lines.append(row(label, path, args.runs))
+        print(lines[-1], flush=True)
+    if args.write is not None:
+        from doc_tables import write_table  # noqa: PLC0415 - a script beside this one
+
+        legend = (f"\n`models: true`: models.py rendered in process, median of {args.runs} "
+                  "run(s) per step, wall seconds (the total's CPU in brackets).")
+        write_table(args.write, "bench-models", "\n".join(lines) + "\n" + legend,
+                    shlex.join(["scripts/bench_models.py", *sys.argv[1:]]))
     return 0
 
 

@@ -16,16 +16,31 @@ from pathlib import Path
 
 
 def provenance(command: str, when: datetime | None = None) -> str:
-    """One line: date, machine, load, command."""
+    """One line: date, machine (cores, CPU model, memory), load, command."""
     when = when or datetime.now(UTC)
     try:
-        load = f"{os.getloadavg()[0]:.1f}"
+        load: float | None = os.getloadavg()[0]
     except OSError:
-        load = "unknown"
-    memory = _memory_gib()
+        load = None
+    cores = os.cpu_count() or 1
+    busy = ""
+    if load is not None and load >= cores / 2:
+        busy = (" (a busy, shared machine: wall times carry the neighbours' load; CPU "
+                "times, user+sys, are what load moves least)")
+    said = "unknown" if load is None else f"{load:.1f}"
     return (f"_Measured {when:%Y-%m-%d %H:%M} UTC on {platform.machine()} "
-            f"{platform.system()}, {os.cpu_count()} cores{memory}, load average {load} at "
-            f"the start; command: `{command}`._")
+            f"{platform.system()}, {cores} cores{_cpu_model()}{_memory_gib()}, load "
+            f"average {said} at the start{busy}; figures are medians unless said "
+            f"otherwise; command: `{command}`._")
+
+
+def _cpu_model() -> str:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return ""
+    found = re.search(r"^model name\s*:\s*(.+)$", text, re.M)
+    return f" ({found.group(1).strip()})" if found else ""
 
 
 def _memory_gib() -> str:

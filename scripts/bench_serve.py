@@ -1,0 +1,276 @@
+"""What `toolcat serve` costs: start-up, one tools/list, and the overhead of a tools/call.
+
+Run by `make bench` (issue 25's serve targets). On one document (Cloudflare's 1,533 tools
+by default), in a temporary folder:
+
+1. `toolcat generate` writes the catalog (and fills a cache folder of its own, as a
+   project's generate does on a developer's machine).
+2. Start-up, --starts times: from spawning `toolcat serve --spec ... --base-url STUB`
+   (stdio; the freshness check included, with that cache) to the first answered
+   `tools/list` (initialize, notifications/initialized, tools/list, raw JSON-RPC lines);
+   wall seconds and the server's CPU seconds (user+sys, /proc/PID/stat) at that moment.
+3. `tools/list` on the running server, --lists times: from writing the request to reading
+   the last byte of the answer.
+4. Per-call overhead: a read-only tool of the catalog whose request reaches the stub API of
+   scripts/stub_api.py (127.0.0.1, answering `{"id": 1, "name": "x"}`) is called --calls
+   times through the server, each call paired with the same request sent directly
+   (http.client, one kept-alive connection) to the same stub; the overhead of a pair is the
+   call's time less the direct request's time; median and p99 of the pairs.
+
+Prints a Markdown table with the issue's targets beside the figures, progress on stderr;
+--write PAGE puts it in PAGE's `bench-serve` block (scripts/doc_tables.py).
+tests/project/test_bench_serve_script.py runs it on the OAI petstore.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import itertools
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench.py sits beside us
+from bench import CORPUS, ref_root, toolcat
+from stub_api import StubApi
+
+CLOUDFLARE = CORPUS / "cloudflare" / "openapi.json"
+TICKS = os.sysconf("SC_CLK_TCK")
+# name -> (limit, unit)
+TARGETS = {"start-up to the first tools/list": (1.0, "s"),
+           "tools/list": (50.0, "ms"),
+           "tools/call overhead, median": (2.0, "ms")}
+
+
+def cpu_seconds(pid: int) -> float:
+    """user + sys seconds of a running process so far (/proc/PID/stat fields 14, 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+class Session:
+    """`toolcat serve` over stdio, spoken to in raw JSON-RPC lines."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, env=env)
+        self.ids = itertools.count(1)
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(message).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def request(self, method: str, params: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        """The answer to one request, and its size in bytes."""
+        request_id = next(self.ids)
+        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"toolcat serve ended (exit {self.process.wait()})")
+        answer: dict[str, Any] = json.loads(line)
+        if answer.get("id") != request_id:
+            raise RuntimeError(f"answer for id {answer.get('id')}, expected {request_id}")
+        return answer, len(line)
+
+    def start(self) -> list[dict[str, Any]]:
+        self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                    "clientInfo": {"name": "bench", "version": "1"}})
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        answer, _ = self.request("tools/list", {})
+        tools: list[dict[str, Any]] = answer["result"]["tools"]
+        return tools
+
+    def close(self) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        return self.process.wait(timeout=60)
+
+
+@dataclass
+class Figures:
+    tools: int = 0
+    list_bytes: int = 0
+    starts: list[tuple[float, float]] = field(default_factory=list)   # (wall, cpu)
+    lists: list[float] = field(default_factory=list)
+    tool: str = "-"
+    direct: list[float] = field(default_factory=list)
+    through: list[float] = field(default_factory=list)
+    errors: int = 0
+
+
+def sample(schema: dict[str, Any]) -> Any:
+    """A plain value of a simple schema (a string, number, boolean or enum)."""
+    if "enum" in schema:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    kind = kind[0] if isinstance(kind, list) else kind
+    return {"string": "abc", "integer": 1, "number": 1, "boolean": True}.get(str(kind))
+
+
+def arguments(tool: dict[str, Any]) -> dict[str, Any] | None:
+    """Values for a tool's required inputs, or None when one is not a plain value."""
+    properties = tool["inputSchema"].get("properties", {})
+    found = {}
+    for name in tool["inputSchema"].get("required", []):
+        value = sample(properties.get(name, {}))
+        if value is None:
+            return None
+        found[name] = value
+    return found
+
+
+def pick_tool(session: Session, tools: list[dict[str, Any]],
+              api: StubApi) -> tuple[str, dict[str, Any]]:
+    """The first read-only tool whose call, with plain values, reaches the stub API."""
+    for tool in tools:
+        if not tool.get("annotations", {}).get("readOnlyHint"):
+            continue
+        given = arguments(tool)
+        if given is None:
+            continue
+        before = len(api.seen)
+        session.request("tools/call", {"name": tool["name"], "arguments": given})
+        if len(api.seen) > before:
+            return tool["name"], given
+    raise RuntimeError("no read-only tool of the catalog reached the stub API")
+
+
+def direct(connection: http.client.HTTPConnection, method: str, target: str,
+           headers: dict[str, str], body: bytes) -> float:
+    start = time.perf_counter()
+    connection.request(method, target, body=body or None, headers=headers)
+    connection.getresponse().read()
+    return time.perf_counter() - start
+
+
+def calls(figures: Figures, session: Session, tools: list[dict[str, Any]], api: StubApi,
+          count: int) -> None:
+    """`count` pairs: one call through toolcat serve, then the same request sent directly."""
+    name, given = pick_tool(session, tools, api)
+    figures.tool = name
+    seen = api.seen[-1]
+    headers = {key: value for key, value in seen.headers.items()
+               if key.lower() not in ("host", "content-length")}
+    connection = http.client.HTTPConnection("127.0.0.1", api.server.server_port, timeout=30)
+    params = {"name": name, "arguments": given}
+    first = len(api.seen)
+    for index in range(count + count // 10):   # the first tenth warms both up
+        start = time.perf_counter()
+        answer, _ = session.request("tools/call", params)
+        through = time.perf_counter() - start
+        straight = direct(connection, seen.method, seen.target, headers, seen.body)
+        if index >= count // 10:
+            figures.through.append(through)
+            figures.direct.append(straight)
+            figures.errors += bool(answer.get("result", {}).get("isError"))
+    connection.close()
+    arrived = {(r.method, r.target) for r in api.seen[first:]}
+    if arrived != {(seen.method, seen.target)} or len(api.seen) - first != 2 * index + 2:
+        raise RuntimeError(f"the calls and the direct requests differ at the stub: {arrived}")
+
+
+def measure(spec: Path, work: Path, exe: list[str], starts: int, lists: int,
+            count: int) -> Figures:
+    out, cache = work / "out", work / "cache"
+    env = {**os.environ, "TOOLCAT_CACHE_DIR": str(cache)}
+    env.pop("TOOLCAT_CACHE", None)
+    where = ["--spec", str(spec), "--out", str(out), "--validation", "warn", *ref_root(spec)]
+    print(f"generating {spec.name} ...", file=sys.stderr, flush=True)
+    subprocess.run([*exe, "generate", *where, "-q"], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    figures = Figures()
+    with StubApi() as api:
+        serve = [*exe, "serve", *where, "-q", "--base-url", api.url]
+        for number in range(starts):
+            print(f"start-up {number + 1}/{starts} ...", file=sys.stderr, flush=True)
+            began = time.perf_counter()
+            session = Session(serve, env)
+            tools = session.start()
+            figures.starts.append((time.perf_counter() - began,
+                                   cpu_seconds(session.process.pid)))
+            if number < starts - 1:
+                session.close()
+        figures.tools = len(tools)
+        for _ in range(lists):
+            began = time.perf_counter()
+            _, figures.list_bytes = session.request("tools/list", {})
+            figures.lists.append(time.perf_counter() - began)
+        print(f"{count} calls, each beside a direct request ...", file=sys.stderr, flush=True)
+        calls(figures, session, tools, api, count)
+        session.close()
+    return figures
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+
+
+def table(spec: Path, figures: Figures) -> str:
+    wall = statistics.median(w for w, _ in figures.starts)
+    cpu = statistics.median(c for _, c in figures.starts)
+    listed = statistics.median(figures.lists) * 1000
+    pairs = [(t - d) * 1000 for t, d in zip(figures.through, figures.direct, strict=True)]
+    overhead = statistics.median(pairs)
+    rows = [("start-up to the first tools/list", f"{wall:.2f} s (cpu {cpu:.2f} s)", wall),
+            ("tools/list", f"{listed:.1f} ms ({figures.list_bytes:,} bytes)", listed),
+            ("tools/call overhead, median", f"{overhead:.2f} ms", overhead)]
+    lines = ["| serve (issue 25) | target | measured | met |", "|---|---|---|---|"]
+    for what, shown, value in rows:
+        limit, unit = TARGETS[what]
+        lines.append(f"| {what} | ≤ {limit:g} {unit} | {shown} "
+                     f"| {'yes' if value <= limit else 'no'} |")
+    lines.append(f"| tools/call overhead, p99 | (reported) | {p99(pairs):.2f} ms | |")
+    lines.append(f"| tools/call through serve / direct request, median "
+                 f"| | {statistics.median(figures.through) * 1000:.2f} / "
+                 f"{statistics.median(figures.direct) * 1000:.2f} ms | |")
+    return (f"`toolcat serve` on {spec.name} ({figures.tools:,} tools), stdio, raw JSON-RPC "
+            f"lines: start-up median of {len(figures.starts)} (the freshness check "
+            f"included, with the cache generate filled); tools/list median of "
+            f"{len(figures.lists)}; {len(pairs)} calls of `{figures.tool}` (read-only; the "
+            f"stub answers `{{\"id\": 1, \"name\": \"x\"}}`, {figures.errors} of the "
+            "results flagged isError), each paired with the same request sent directly to "
+            "the stub: overhead = call - direct request, per pair.\n\n" + "\n".join(lines))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--spec", type=Path, default=CLOUDFLARE,
+                        help="the document to serve (Cloudflare's, 1,533 tools)")
+    parser.add_argument("--starts", type=int, default=5, help="start-ups measured (5)")
+    parser.add_argument("--lists", type=int, default=20, help="tools/list measured (20)")
+    parser.add_argument("--calls", type=int, default=500, help="calls measured (500)")
+    parser.add_argument("--toolcat", default=None, metavar="COMMAND",
+                        help="the command to measure (default: the toolcat beside python)")
+    parser.add_argument("--write", type=Path, default=None, metavar="PAGE",
+                        help="also write the table into PAGE's bench-serve block")
+    args = parser.parse_args(argv)
+    if not args.spec.is_file():
+        print(f"{args.spec} not found", file=sys.stderr)
+        return 2
+    exe = shlex.split(args.toolcat) if args.toolcat else toolcat()
+    with tempfile.TemporaryDirectory(prefix="toolcat-bench-serve-") as tmp:
+        figures = measure(args.spec, Path(tmp), exe, args.starts, args.lists, args.calls)
+    text = table(args.spec, figures)
+    print(text)
+    if args.write is not None:
+        from doc_tables import write_table  # noqa: PLC0415 - a script beside this one
+
+        write_table(args.write, "bench-serve", text,
+                    shlex.join(["scripts/bench_serve.py", *sys.argv[1:]]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
