@@ -63,12 +63,12 @@ serve-oracle: $(STAMP) $(ORACLE_STAMP)
 # Issue 25's table and issue 23's sizes, with the peers in the same run (about 15 minutes
 # on a quiet 2-core machine): toolcat generate beside openapi-mcp-generator and FastMCP
 # (both installed into the ignored .bench/ when missing: npm and pip reach their
-# registries then) on GitHub's 13 MB description, Stripe, Cloudflare and the corpus's
-# other large documents, check on GitHub; generate's scaling on slices of GitHub's
+# registries then) on GitHub's 13 MB description, Stripe, Cloudflare and four more corpus
+# documents (`make bench-peers`: all of them), check on GitHub; generate's scaling on slices of GitHub's
 # operations; serve's start-up, tools/list and per-call overhead on Cloudflare; the size of
 # tools/list beside the peers'; the models render on Stripe. Each writes its marked block.
-BENCH_DOCUMENTS := --only octokit --only stripe/ --only cloudflare/ --only kubernetes/ \
-	--only digitalocean/ --only openai/ --only discord/ --only jellyfin/ --only github/api
+BENCH_DOCUMENTS := --only octokit --only stripe/ --only cloudflare/ --only discord/ \
+	--only jellyfin/ --only github/api --only train-travel/
 bench: $(STAMP)
 	$(BIN)/python scripts/bench_peers.py $(BENCH_DOCUMENTS) --write docs/performance.md
 	$(BIN)/python scripts/bench.py --scaling-only --write docs/performance.md

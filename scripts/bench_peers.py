@@ -31,6 +31,7 @@ the toolcat half on the OAI petstore (--toolcat-only --quick).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import shlex
@@ -65,6 +66,7 @@ PEERS_VENV = REPO / ".bench" / "peers-venv"
 OMG_PREFIX = REPO / ".bench" / "omg"
 OMG_PACKAGE = OMG_PREFIX / "node_modules" / "openapi-mcp-generator"
 DEAD_URL = "http://127.0.0.1:9"  # the discard port: never contacted while building
+LISTS = REPO / ".bench" / "lists"   # FastMCP's tools per document, for large_apis.py --peers
 QUICK = "oai-examples/v3.0/petstore.yaml"
 FIRST = (GITHUB_LABEL, "stripe/spec3.yaml", "cloudflare/openapi.json")
 
@@ -118,9 +120,11 @@ print("TOOLS", len(tools))
 print("PHASES", " ".join(f"{name}={at - before:.3f}" for (_, before), (name, at)
                          in zip(marks, marks[1:])))
 if len(sys.argv) > 3:
-    with open(sys.argv[3], "w") as out:
+    import os
+    with open(sys.argv[3] + ".part", "w") as out:
         json.dump([t.model_dump(mode="json", by_alias=True, exclude_none=True)
                    for t in tools], out)
+    os.replace(sys.argv[3] + ".part", sys.argv[3])
 """
 
 PHASES = ("import", "load", "build", "list")
@@ -317,9 +321,19 @@ def bench_row(row: Row, runs: int, work: Path, timeout: float, exe: list[str],
                             "--base-url", DEAD_URL], log, timeout, peer_env, row.spec,
                   lambda: setattr(row.omg, "tools", omg_tools(out)))
         if peers.fastmcp is not None and _due(row.fastmcp, slow):
+            # The first round also keeps the tools the client listed (large_apis.py
+            # --peers measures their size without running FastMCP again).
+            keep = [] if row.fastmcp.runs else [str(fastmcp_list_file(row.spec))]
             _once(row.fastmcp, [str(peers.fastmcp), "-c", PEER_PROGRAM, str(row.spec),
-                                DEAD_URL], log, timeout, peer_env, row.spec,
+                                DEAD_URL, *keep], log, timeout, peer_env, row.spec,
                   lambda: _fastmcp_done(row.fastmcp, log))
+
+
+def fastmcp_list_file(spec: Path) -> Path:
+    """Where FastMCP's tools for `spec` are kept, by the spec's bytes and FastMCP's version."""
+    LISTS.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256(spec.read_bytes()).hexdigest()[:16]
+    return LISTS / f"{spec.stem}-{digest}-fastmcp-{FASTMCP_VERSION}.json"
 
 
 def _fastmcp_done(side: Side, log: Path) -> None:

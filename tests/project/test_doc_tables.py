@@ -67,9 +67,11 @@ def test_the_measuring_targets_write_their_pages() -> None:
     assert "<!-- table:peer-sizes-summary -->" in (REPO / "README.md").read_text()
 
 
-def test_every_table_of_the_performance_page_is_in_a_marked_block() -> None:
-    """No figure in docs/performance.md is left outside a block its target rewrites."""
-    text = (REPO / "docs" / "performance.md").read_text()
+def test_every_bench_table_of_the_performance_page_is_in_a_marked_block() -> None:
+    """No figure of `make bench` in docs/performance.md (the page up to its first section)
+    is left outside a block its target rewrites (the block table is the page's legend)."""
+    text = (REPO / "docs" / "performance.md").read_text().split("\n## ", 1)[0]
+    text = re.sub(r"\| block \| script \| what \|.*?\n\n", "", text, flags=re.S)
     outside = re.sub(r"<!-- table:([\w-]+) -->.*?<!-- /table:\1 -->", "", text, flags=re.S)
     rows = [line for line in outside.splitlines() if line.startswith("|")]
     assert not rows, f"table rows outside a marked block: {rows[:3]}"
