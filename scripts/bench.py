@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from doc_tables import write_block
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -389,12 +390,8 @@ def main(argv: list[str] | None = None) -> int:
             written["bench-scaling"] = scaling(args.scaling_spec, args.runs, Path(tmp),
                                                args.timeout, exe, sizes)
             print(("\n" if rows else "") + written["bench-scaling"])
-    if args.write is not None:
-        from doc_tables import write_table  # noqa: PLC0415 - a script beside this one
-
-        for name, text in written.items():
-            write_table(args.write, name, text,
-                        shlex.join(["scripts/bench.py", *sys.argv[1:]]))
+    for name, text in written.items():
+        write_block(args.write, name, text)
     return 0
 
 

@@ -14,7 +14,6 @@ suite (tests/project/test_bench_models_script.py only checks that it still runs)
 from __future__ import annotations
 
 import argparse
-import shlex
 import statistics
 import sys
 import time
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import available, documents
+from doc_tables import write_block
 from toolcat.config import Target
 from toolcat.errors import ToolcatError
 from toolcat.models.document import models_document
@@ -89,13 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     for label, path in available(chosen):
         lines.append(row(label, path, args.runs))
         print(lines[-1], flush=True)
-    if args.write is not None:
-        from doc_tables import write_table  # noqa: PLC0415 - a script beside this one
-
-        legend = (f"\n`models: true`: models.py rendered in process, median of {args.runs} "
-                  "run(s) per step, wall seconds (the total's CPU in brackets).")
-        write_table(args.write, "bench-models", "\n".join(lines) + "\n" + legend,
-                    shlex.join(["scripts/bench_models.py", *sys.argv[1:]]))
+    legend = (f"\n`models: true`: models.py rendered in process, median of {args.runs} "
+              "run(s) per step, wall seconds (the total's CPU in brackets).")
+    write_block(args.write, "bench-models", "\n".join(lines) + "\n" + legend)
     return 0
 
 

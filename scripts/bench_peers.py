@@ -59,6 +59,7 @@ from bench import (
     ref_root,
     toolcat,
 )
+from doc_tables import write_block
 
 FASTMCP_VERSION = "4.1.6"
 OMG_VERSION = "4.0.1"
@@ -544,11 +545,7 @@ def main(argv: list[str] | None = None) -> int:
     if found:
         text += "\n\n" + targets_table(found)
     print(text)
-    if args.write is not None:
-        from doc_tables import write_table  # noqa: PLC0415 - a script beside this one
-
-        write_table(args.write, "bench-peers", text,
-                    shlex.join(["scripts/bench_peers.py", *sys.argv[1:]]))
+    write_block(args.write, "bench-peers", text)
     return 0
 
 

@@ -40,7 +40,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench.py sits beside us
+import soak_serve
 from bench import CORPUS, ref_root, toolcat
+from doc_tables import write_block
 from stub_api import StubApi
 
 CLOUDFLARE = CORPUS / "cloudflare" / "openapi.json"
@@ -57,44 +59,26 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-class Session:
-    """`toolcat serve` over stdio, spoken to in raw JSON-RPC lines."""
+class Session(soak_serve.Session):
+    """`toolcat serve` over stdio, spoken to in raw JSON-RPC lines (soak_serve's session,
+    started by the caller's command and initialised only by `start`, which is timed)."""
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL, env=env)
         self.ids = itertools.count(1)
 
-    def send(self, message: dict[str, Any]) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps(message).encode() + b"\n")
-        self.process.stdin.flush()
-
-    def request(self, method: str, params: dict[str, Any]) -> tuple[dict[str, Any], int]:
-        """The answer to one request, and its size in bytes."""
-        request_id = next(self.ids)
-        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"toolcat serve ended (exit {self.process.wait()})")
-        answer: dict[str, Any] = json.loads(line)
-        if answer.get("id") != request_id:
-            raise RuntimeError(f"answer for id {answer.get('id')}, expected {request_id}")
-        return answer, len(line)
-
     def start(self) -> list[dict[str, Any]]:
         self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                                     "clientInfo": {"name": "bench", "version": "1"}})
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        answer, _ = self.request("tools/list", {})
-        tools: list[dict[str, Any]] = answer["result"]["tools"]
+        self.write({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        tools: list[dict[str, Any]] = self.request("tools/list", {})["result"]["tools"]
         return tools
 
-    def close(self) -> int:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        return self.process.wait(timeout=60)
+
+def compact_size(value: Any) -> int:
+    """Bytes of `value` as compact JSON (UTF-8): about what the server wrote."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 @dataclass
@@ -167,7 +151,7 @@ def calls(figures: Figures, session: Session, tools: list[dict[str, Any]], api: 
     first = len(api.seen)
     for index in range(count + count // 10):   # the first tenth warms both up
         start = time.perf_counter()
-        answer, _ = session.request("tools/call", params)
+        answer = session.request("tools/call", params)
         through = time.perf_counter() - start
         straight = direct(connection, seen.method, seen.target, headers, seen.body)
         if index >= count // 10:
@@ -204,8 +188,9 @@ def measure(spec: Path, work: Path, exe: list[str], starts: int, lists: int,
         figures.tools = len(tools)
         for _ in range(lists):
             began = time.perf_counter()
-            _, figures.list_bytes = session.request("tools/list", {})
+            answer = session.request("tools/list", {})
             figures.lists.append(time.perf_counter() - began)
+        figures.list_bytes = compact_size(answer)
         print(f"{count} calls, each beside a direct request ...", file=sys.stderr, flush=True)
         calls(figures, session, tools, api, count)
         session.close()
@@ -238,7 +223,8 @@ def table(spec: Path, figures: Figures) -> str:
     return (f"`toolcat serve` on {spec.name} ({figures.tools:,} tools), stdio, raw JSON-RPC "
             f"lines: start-up median of {len(figures.starts)} (the freshness check "
             f"included, with the cache generate filled); tools/list median of "
-            f"{len(figures.lists)}; {len(pairs)} calls of `{figures.tool}` (read-only; the "
+            f"{len(figures.lists)} (its size: the answer as compact JSON); {len(pairs)} "
+            f"calls of `{figures.tool}` (read-only; the "
             f"stub answers `{{\"id\": 1, \"name\": \"x\"}}`, {figures.errors} of the "
             "results flagged isError), each paired with the same request sent directly to "
             "the stub: overhead = call - direct request, per pair.\n\n" + "\n".join(lines))
@@ -264,11 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         figures = measure(args.spec, Path(tmp), exe, args.starts, args.lists, args.calls)
     text = table(args.spec, figures)
     print(text)
-    if args.write is not None:
-        from doc_tables import write_table  # noqa: PLC0415 - a script beside this one
-
-        write_table(args.write, "bench-serve", text,
-                    shlex.join(["scripts/bench_serve.py", *sys.argv[1:]]))
+    write_block(args.write, "bench-serve", text)
     return 0
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import platform
 import re
+import shlex
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -34,22 +36,32 @@ def provenance(command: str, when: datetime | None = None) -> str:
             f"otherwise; command: `{command}`._")
 
 
-def _cpu_model() -> str:
+def _proc(name: str, pattern: str) -> str | None:
+    """The first group of `pattern` in /proc/`name` (Linux), or None."""
     try:
-        text = Path("/proc/cpuinfo").read_text()
+        found = re.search(pattern, Path("/proc", name).read_text(), re.M)
     except OSError:
-        return ""
-    found = re.search(r"^model name\s*:\s*(.+)$", text, re.M)
-    return f" ({found.group(1).strip()})" if found else ""
+        return None
+    return found.group(1).strip() if found else None
+
+
+def _cpu_model() -> str:
+    model = _proc("cpuinfo", r"^model name\s*:\s*(.+)$")
+    return f" ({model})" if model else ""
 
 
 def _memory_gib() -> str:
-    try:
-        text = Path("/proc/meminfo").read_text()
-    except OSError:
-        return ""
-    found = re.search(r"^MemTotal:\s+(\d+) kB", text, re.M)
-    return f", {int(found.group(1)) / 1024 / 1024:.0f} GiB" if found else ""
+    kib = _proc("meminfo", r"^MemTotal:\s+(\d+) kB")
+    return f", {int(kib) / 1024 / 1024:.0f} GiB" if kib else ""
+
+
+def write_block(page: Path | None, name: str, table: str) -> None:
+    """write_table with the running script's own command line as the command (nothing
+    when `page` is None: the script was not asked to --write)."""
+    if page is not None:
+        script = Path(sys.argv[0])
+        write_table(page, name, table,
+                    shlex.join([f"{script.parent.name}/{script.name}", *sys.argv[1:]]))
 
 
 def write_table(page: Path, name: str, table: str, command: str,

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import shlex
 import subprocess
 import sys
 import tempfile
@@ -47,6 +46,7 @@ from bench_peers import (
     omg_cli,
     peers_python,
 )
+from doc_tables import write_block
 from toolcat.config import Target
 from toolcat.model.shallow import shallow_schema
 from toolcat.pipeline import build_catalog, render_files, spec_verdict
@@ -272,13 +272,6 @@ def peer_sizes(chosen: list[tuple[str, Path]]) -> tuple[str, str]:
     return "\n".join(full) + "\n" + PEER_LEGEND, "\n".join(short)
 
 
-def write(page: Path | None, name: str, text: str) -> None:
-    if page is not None:
-        from doc_tables import write_table  # noqa: PLC0415 - a script beside this one
-
-        write_table(page, name, text, shlex.join(["scripts/large_apis.py", *sys.argv[1:]]))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
@@ -306,8 +299,8 @@ def main(argv: list[str] | None = None) -> int:
         chosen.sort(key=lambda item: next((i for i, n in enumerate(names) if n in item[0]), 0))
         full, short = peer_sizes(chosen)
         print(full + "\n\n" + short)
-        write(args.write, "peer-sizes", full)
-        write(args.readme, "peer-sizes-summary", short)
+        write_block(args.write, "peer-sizes", full)
+        write_block(args.readme, "peer-sizes-summary", short)
         return 0
     head = ("| document | tools | tools/list bytes | est. tokens"
             + (" | cl100k tokens" if args.tokens else "")
@@ -331,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     text = ("\n".join(lines)
             + f"\n\nCorpus: {CORPUS.name}/. Tokens estimated as bytes / 4 (CATALOG.md's rule).")
     print(text)
-    write(args.write, "large-apis", text)
+    write_block(args.write, "large-apis", text)
     return 0
 
 
