@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jsonschema import Draft202012Validator
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench.py sits beside us
 import soak_serve
 from bench import CORPUS, ref_root, toolcat
@@ -93,21 +95,26 @@ class Figures:
     errors: int = 0
 
 
-def sample(schema: dict[str, Any]) -> Any:
-    """A plain value of a simple schema (a string, number, boolean or enum)."""
-    if "enum" in schema:
-        return schema["enum"][0]
-    kind = schema.get("type")
-    kind = kind[0] if isinstance(kind, list) else kind
-    return {"string": "abc", "integer": 1, "number": 1, "boolean": True}.get(str(kind))
+# Plain values tried, in order, for each required input: the first its schema accepts.
+PLAIN = ("abc", "023e105f4ecef8ad9ca31a8372d0c353", 1, 1.5, True, "2024-01-01T00:00:00Z",
+         "a@example.com", "https://example.com/")
+
+
+def sample(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
+    """A plain value `schema` accepts (its `$defs` at hand), or None."""
+    candidates = [schema["enum"][0]] if "enum" in schema else []
+    validator = Draft202012Validator({**schema, "$defs": defs})
+    return next((value for value in (*candidates, *PLAIN) if validator.is_valid(value)),
+                None)
 
 
 def arguments(tool: dict[str, Any]) -> dict[str, Any] | None:
-    """Values for a tool's required inputs, or None when one is not a plain value."""
-    properties = tool["inputSchema"].get("properties", {})
+    """Values for a tool's required inputs, or None when one has no plain value."""
+    schema = tool["inputSchema"]
+    properties, defs = schema.get("properties", {}), schema.get("$defs", {})
     found = {}
-    for name in tool["inputSchema"].get("required", []):
-        value = sample(properties.get(name, {}))
+    for name in schema.get("required", []):
+        value = sample(properties.get(name, {}), defs)
         if value is None:
             return None
         found[name] = value

@@ -56,4 +56,12 @@ def test_a_tool_is_called_only_with_plain_values() -> None:
         assert serve.arguments(plain) == {"a": "abc", "b": 1, "c": "x"}
         plain["inputSchema"]["required"].append("d")
         assert serve.arguments(plain) is None
+        # Cloudflare's identifiers: a $ref with siblings, and a 32-hex pattern.
+        referred = {"inputSchema": {
+            "$defs": {"id": {"type": "string", "maxLength": 32}},
+            "properties": {"account_id": {"$ref": "#/$defs/id", "minLength": 1},
+                           "zone": {"type": "string", "pattern": "^[0-9a-f]{32}$"}},
+            "required": ["account_id", "zone"]}}
+        assert serve.arguments(referred) == {"account_id": "abc",
+                                             "zone": "023e105f4ecef8ad9ca31a8372d0c353"}
         assert serve.p99([float(n) for n in range(1, 101)]) == 99.0
