@@ -168,7 +168,8 @@ def row(label: str, catalog: dict[str, Any], tokens: bool) -> str:
 
 def omg_list(spec: Path, work: Path) -> list[dict[str, Any]]:
     """The tools openapi-mcp-generator's generated server lists for `spec`."""
-    out, listed = work / "omg-out", work / "omg-tools.json"
+    fresh = Path(tempfile.mkdtemp(prefix="omg-", dir=work))   # a folder per document
+    out, listed = fresh / "project", fresh / "tools.json"
     subprocess.run([str(omg_cli(OMG_VERSION)), "-i", str(spec), "-o", str(out), "--force",
                     "--base-url", DEAD_URL], check=True, capture_output=True, timeout=600)
     subprocess.run(["node", "-e", OMG_LIST, str(out / "src" / "index.ts"), str(listed)],
@@ -216,10 +217,12 @@ def _peer(label: str, lister: Any, spec: Path, work: Path) -> Listed:
     try:
         tools = lister(spec, work)
     except subprocess.CalledProcessError as exc:
-        said = (exc.stderr or b"").decode(errors="replace").strip().splitlines()
-        said = [line for line in said if "FAILED" in line] or said
-        return Listed(failed=(said[-1][:120] if said else f"exit {exc.returncode}")
-                      .replace("|", "\\|"))
+        said = [line.strip() for stream in (exc.stdout, exc.stderr)
+                for line in (stream or b"").decode(errors="replace").splitlines()
+                if line.strip()]
+        first = next((line for line in said if "FAILED" in line or "rror" in line), None)
+        text = first or (said[-1] if said else f"exit {exc.returncode}")
+        return Listed(failed=text[:160].replace("|", "\\|"))
     print(f"{label}: {len(tools)} tools", file=sys.stderr, flush=True)
     return listed(tools)
 

@@ -33,10 +33,11 @@ def test_serve_is_measured_beside_its_targets() -> None:
                             check=False)
     assert result.returncode == 0, result.stderr
     rows = _rows(result.stdout)
-    assert re.fullmatch(r"[\d.]+ s \(cpu [\d.]+ s\)",
+    assert re.fullmatch(r"[\d.]+ s \(cpu [\d.]+ s; to its last page [\d.]+ s\)",
                         rows["start-up to the first tools/list"][1]), rows
     assert rows["start-up to the first tools/list"][0] == "≤ 1 s", rows
-    assert re.fullmatch(r"[\d.]+ ms \([\d,]+ bytes\)", rows["tools/list"][1]), rows
+    assert re.fullmatch(r"[\d.]+ ms \(4 tools in 1 page\(s\), [\d,]+ bytes\)",
+                        rows["tools/list"][1]), rows
     assert rows["tools/call overhead, median"][0] == "≤ 2 ms", rows
     for name in ("tools/call overhead, median", "tools/call overhead, p99"):
         assert re.fullmatch(r"-?[\d.]+ ms", rows[name][1]), rows
