@@ -60,7 +60,7 @@ lint: $(STAMP)
 serve-oracle: $(STAMP) $(ORACLE_STAMP)
 	nice -n 10 $(BIN)/python scripts/serve_oracle.py --count 2 --write docs/serve.md
 
-# Issue 25's table and issue 23's sizes, with the peers in the same run (about 15 minutes
+# Issue 25's table and issue 23's sizes, with the peers in the same run (about 12 minutes
 # on a quiet 2-core machine): toolcat generate beside openapi-mcp-generator and FastMCP
 # (both installed into the ignored .bench/ when missing: npm and pip reach their
 # registries then) on GitHub's 13 MB description, Stripe, Cloudflare and four more corpus
