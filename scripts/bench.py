@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from doc_tables import write_block
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -174,9 +175,11 @@ def ref_root(spec: Path) -> list[str]:
     return ["--ref-root", str(CORPUS / top)]
 
 
-def bench(row: Row, runs: int, work: Path, timeout: float, exe: list[str]) -> None:
-    """generate from nothing (no output, empty cache), then check twice over:
-    with the cache generate filled, then with no cache (regenerating, validating)."""
+def bench(row: Row, runs: int, work: Path, timeout: float, exe: list[str],
+          generations: int | None = None) -> None:
+    """generate from nothing (no output, empty cache) `generations` times (default:
+    runs), then check `runs` times twice over: with the cache generate filled, then with
+    no cache (regenerating, validating)."""
     out, log, cache = work / "out", work / "log.txt", work / "cache"
     warm = {**os.environ, "TOOLCAT_CACHE_DIR": str(cache)}
     warm.pop("TOOLCAT_CACHE", None)
@@ -186,7 +189,7 @@ def bench(row: Row, runs: int, work: Path, timeout: float, exe: list[str]) -> No
     # the same work in both modes (warn only lets generation go on past its findings).
     where = ["--spec", str(row.spec), "--out", str(out), "--validation", "warn",
              *ref_root(row.spec)]
-    for _ in range(runs):
+    for _ in range(runs if generations is None else generations):
         shutil.rmtree(out, ignore_errors=True)
         shutil.rmtree(cache, ignore_errors=True)
         row.generate.append(measure([*exe, "generate", *where], log, timeout, warm))
@@ -250,39 +253,80 @@ def table(rows: list[Row], runs: int) -> str:
     return "\n".join([*lines, legend, *(["", "Failures:", *notes] if notes else [])])
 
 
-def scaling(spec: Path, runs: int, work: Path, timeout: float, exe: list[str]) -> str:
-    """generate and check on the first quarter, half, three quarters and all of the paths.
+SCALING_SIZES = (100, 250, 500, 1000, 1500)
 
-    Everything else (components above all) stays whole, so what grows is the number
-    of operations; a cost linear in operations shows as a steady time per operation
-    added.
-    """
+
+def operations_slice(document: dict[str, Any], count: int) -> dict[str, Any]:
+    """`document` with only its first `count` operations (in path order, then method
+    order within a path item); components and everything else kept whole."""
+    paths: dict[str, Any] = {}
+    left = count
+    for path, item in (document.get("paths") or {}).items():
+        if left <= 0:
+            break
+        if not isinstance(item, dict):
+            continue
+        kept = {}
+        for key, value in item.items():
+            if key in METHODS:
+                if left <= 0:
+                    continue
+                left -= 1
+            kept[key] = value
+        paths[path] = kept
+    return {**document, "paths": paths}
+
+
+def scaling(spec: Path, runs: int, work: Path, timeout: float, exe: list[str],
+            sizes: tuple[int, ...] = SCALING_SIZES) -> str:
+    """generate on slices of one document's operations (components whole), so what
+    grows is the number of operations: a cost linear in operations shows as a steady
+    CPU time per operation added from one slice to the next."""
     document = orjson.loads(spec.read_bytes())
-    paths = list(document.get("paths", {}).items())
-    rows = []
-    for quarter in (1, 2, 3, 4):
-        folder = work / f"scaling-{quarter}"
-        folder.mkdir()
-        part = folder / spec.name
-        part.write_bytes(orjson.dumps({**document,
-                                       "paths": dict(paths[:len(paths) * quarter // 4])}))
-        print(f"scaling: {quarter}/4 of the paths ...", file=sys.stderr, flush=True)
-        row = Row(f"{quarter}/4 of the paths", part)
-        bench(row, runs, folder, timeout, exe)
-        rows.append(row)
-    lines = ["| paths | operations | generate s | check s, regenerating "
-             "| generate s per 100 more operations |", "|---|---|---|---|---|"]
+    total = sum(1 for item in (document.get("paths") or {}).values()
+                if isinstance(item, dict) for key in item if key in METHODS)
+    counts = sorted({min(size, total) for size in sizes})
+    out, log, cache = work / "scaling-out", work / "scaling-log.txt", work / "scaling-cache"
+    env = {**os.environ, "TOOLCAT_CACHE_DIR": str(cache)}
+    env.pop("TOOLCAT_CACHE", None)
+    measured: list[tuple[int, list[Run]]] = []
+    for count in counts:
+        part = work / f"scaling-{count}" / spec.name
+        part.parent.mkdir(exist_ok=True)
+        part.write_bytes(orjson.dumps(operations_slice(document, count)))
+        print(f"scaling: {count} operations ...", file=sys.stderr, flush=True)
+        found = []
+        for _ in range(runs):
+            shutil.rmtree(out, ignore_errors=True)
+            shutil.rmtree(cache, ignore_errors=True)
+            found.append(measure([*exe, "generate", "--spec", str(part), "--out", str(out),
+                                  "--validation", "warn"], log, timeout, env))
+        measured.append((count, found))
+    return scaling_table(spec, total, runs, measured)
+
+
+def scaling_table(spec: Path, total: int, runs: int,
+                  measured: list[tuple[int, list[Run]]]) -> str:
+    lines = ["| operations | generate wall s | generate cpu s | cpu ms per operation "
+             "| cpu ms per operation added since the row above | exit code |",
+             "|---:|---:|---:|---:|---:|---|"]
     previous: tuple[int, float] | None = None
-    for row in rows:
-        ops = int(row.operations.split()[0].replace(",", ""))
-        gen = statistics.median(r.wall for r in row.generate)
+    for count, runs_of in measured:
+        wall = statistics.median(r.wall for r in runs_of)
+        cpu = statistics.median(r.cpu for r in runs_of)
         step = "-"
-        if previous is not None and ops > previous[0]:
-            step = f"{(gen - previous[1]) * 100 / (ops - previous[0]):.2f}"
-        previous = (ops, gen)
-        regen = _seconds(row.check_regen)[0]
-        lines.append(f"| {row.label} | {ops:,} | {gen:.2f} | {regen} | {step} |")
-    return (f"\nScaling on {spec.name} (median of {runs}):\n\n" + "\n".join(lines))
+        if previous is not None and count > previous[0]:
+            step = f"{(cpu - previous[1]) * 1000 / (count - previous[0]):.2f}"
+        previous = (count, cpu)
+        codes = ",".join(sorted({str(r.code) for r in runs_of}))
+        lines.append(f"| {count:,} | {wall:.2f} | {cpu:.2f} | {cpu * 1000 / count:.2f} "
+                     f"| {step} | {codes} |")
+    return (f"Scaling: `toolcat generate` (empty folder and cache, validation included) on "
+            f"slices of {spec.name} ({total:,} operations; the first N operations in "
+            f"path order, components whole), medians of {runs}. The per-operation cost "
+            "is the CPU added from one slice to the next: flat means linear (the first "
+            "row's per-operation figure carries the fixed start-up).\n\n"
+            + "\n".join(lines))
 
 
 def available(chosen: list[tuple[str, Path]]) -> Iterator[tuple[str, Path]]:
@@ -315,33 +359,39 @@ def main(argv: list[str] | None = None) -> int:
                         help="also write the tables into PAGE (docs/performance.md), with "
                              "date, machine, load and command")
     parser.add_argument("--scaling", action="store_true",
-                        help="also measure generate on growing shares of the GitHub paths")
+                        help="also measure generate on slices of one document's operations")
+    parser.add_argument("--scaling-only", action="store_true",
+                        help="measure only the scaling (no per-document table)")
+    parser.add_argument("--scaling-spec", type=Path, default=GITHUB, metavar="SPEC",
+                        help="the document sliced by --scaling (the 13 MB GitHub one)")
+    parser.add_argument("--sizes", default=",".join(map(str, SCALING_SIZES)),
+                        help="operations per scaling slice, comma-separated")
     args = parser.parse_args(argv)
-    chosen = [(label, path) for label, path in documents()
-              if not args.only or any(name in label for name in args.only)]
-    if not chosen and not args.scaling:
+    exe = shlex.split(args.toolcat) if args.toolcat else toolcat()
+    chosen = [] if args.scaling_only else [
+        (label, path) for label, path in documents()
+        if not args.only or any(name in label for name in args.only)]
+    if not chosen and not args.scaling_only:
         print("no document matches --only", file=sys.stderr)
         return 2
-    rows = []
+    written: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="toolcat-bench-") as tmp:
+        rows = []
         for label, path in available(chosen):
             row = Row(label, path)
-            bench(row, args.runs, Path(tmp), args.timeout,
-                  shlex.split(args.toolcat) if args.toolcat else toolcat())
+            bench(row, args.runs, Path(tmp), args.timeout, exe)
             rows.append(row)
-        written = []
         if rows:
-            written.append(table(rows, args.runs))
-            print(written[-1])
-        if args.scaling and fetch_github():
-            written.append(scaling(GITHUB, args.runs, Path(tmp), args.timeout,
-                                   shlex.split(args.toolcat) if args.toolcat else toolcat()))
-            print(written[-1])
-    if args.write is not None and written:
-        from doc_tables import write_table  # noqa: PLC0415 - a script beside this one
-
-        write_table(args.write, "bench", "\n\n".join(written),
-                    "make bench (" + shlex.join(["scripts/bench.py", *sys.argv[1:]]) + ")")
+            written["bench"] = table(rows, args.runs)
+            print(written["bench"])
+        scaled = args.scaling or args.scaling_only
+        if scaled and (args.scaling_spec != GITHUB or fetch_github()):
+            sizes = tuple(int(size) for size in args.sizes.split(","))
+            written["bench-scaling"] = scaling(args.scaling_spec, args.runs, Path(tmp),
+                                               args.timeout, exe, sizes)
+            print(("\n" if rows else "") + written["bench-scaling"])
+    for name, text in written.items():
+        write_block(args.write, name, text)
     return 0
 
 

