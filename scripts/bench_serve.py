@@ -13,7 +13,7 @@ by default), in a temporary folder:
 3. `tools/list` on the running server, --lists times: every page (the server pages its
    list, following `nextCursor`), from writing the first request to reading the last page.
 4. Per-call overhead: a read-only tool of the catalog whose request reaches the stub API of
-   scripts/stub_api.py (127.0.0.1, answering `{"id": 1, "name": "x"}`) is called --calls
+   tests/helpers/stub_api.py (127.0.0.1, answering `{"id": 1, "name": "x"}`) is called --calls
    times through the server, each call paired with the same request sent directly
    (http.client, one kept-alive connection) to the same stub; the overhead of a pair is the
    call's time less the direct request's time; median and p99 of the pairs.
@@ -46,7 +46,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench.py sits beside
 import soak_serve
 from bench import CORPUS, ref_root, toolcat
 from doc_tables import write_block
-from stub_api import StubApi
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from helpers.stub_api import StubApi, shape
 
 CLOUDFLARE = CORPUS / "cloudflare" / "openapi.json"
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -169,7 +171,7 @@ def calls(figures: Figures, session: Session, tools: list[dict[str, Any]], api: 
     seen = api.seen[-1]
     headers = {key: value for key, value in seen.headers.items()
                if key.lower() not in ("host", "content-length")}
-    connection = http.client.HTTPConnection("127.0.0.1", api.server.server_port, timeout=30)
+    connection = http.client.HTTPConnection("127.0.0.1", api.server.server_address[1], timeout=30)
     params = {"name": name, "arguments": given}
     first = len(api.seen)
     for index in range(count + count // 10):   # the first tenth warms both up
@@ -197,7 +199,7 @@ def measure(spec: Path, work: Path, exe: list[str], starts: int, lists: int,
     subprocess.run([*exe, "generate", *where, "-q"], check=True, env=env,
                    stdout=subprocess.DEVNULL)
     figures = Figures()
-    with StubApi() as api:
+    with StubApi(shape("ok")) as api:
         serve = [*exe, "serve", *where, "-q", "--base-url", api.url]
         for number in range(starts):
             print(f"start-up {number + 1}/{starts} ...", file=sys.stderr, flush=True)
