@@ -93,6 +93,12 @@ def pinned_versions() -> tuple[str, ...]:
                  for name in sorted(names))
 
 
+def installed_version(name: str) -> str:
+    """The installed version of distribution ``name`` (``absent`` when not installed)."""
+    return _installed().get(_normal(name), ("absent", None))[0]
+
+
+@cache
 def _installed() -> dict[str, tuple[str, Path]]:
     """name -> (version, .dist-info folder), first on sys.path wins, as imports do.
 
