@@ -40,6 +40,7 @@ def _outputs_key(target: Target, read: Read) -> str:
     """The memo's key; OSError when an input cannot be read."""
     root = target.spec.resolve()
     overrides = read_input(target.overrides, read) if target.overrides is not None else b""
+    # repr names every field of the target, a frozen dataclass of plain values.
     parts = [environment_digest(), repr(target), str(root),
              str(target.output.resolve()), sha256_hex(read_input(root, read)),
              sha256_hex(overrides), folder_digest(target.templates) or "",
