@@ -25,6 +25,7 @@ from .config import (
     load_config,
     regenerate_command,
     select,
+    validate,
 )
 from .diff import StaleCheck
 from .errors import ToolcatError
@@ -99,7 +100,15 @@ def _targets(name: str | None, config: Path, spec: Path | None, out: Path | None
         raise ToolcatError.single(str(config), "", "config file not found",
                                   "run from the project root, pass --config, or use "
                                   "--spec FILE --out DIR")
-    return [Run(target, config) for target in select(load_config(config), name, str(config))]
+    return [Run(target, config) for target in select(_load_config(config), name, str(config))]
+
+
+def _load_config(config: Path) -> list[Target]:
+    """The config's targets; its validation remembered by this machine (cache/configs.py)."""
+    from .cache.configs import remembered  # noqa: PLC0415
+
+    # One read of the file serves the memo's key and, on a miss, the validation.
+    return load_config(config, Inputs().read, remembered(validate))
 
 
 _common = [
@@ -389,7 +398,7 @@ def mcp_config(name: str | None, config: Path, base_url: str | None) -> None:
     """Print the mcpServers entry that serves catalog NAME to a desktop MCP client."""
     from .init.client import mcp_entry  # noqa: PLC0415
 
-    targets = select(load_config(config), name, str(config))
+    targets = select(_load_config(config), name, str(config))
     if len(targets) != 1:
         raise click.UsageError("name the catalog: " + ", ".join(t.name for t in targets))
     text, variables = mcp_entry(targets[0], config, base_url)

@@ -12,7 +12,6 @@ import os
 import re
 import sys
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
@@ -26,9 +25,11 @@ def _default_templates() -> Path:
     """The templates shipped as the package's data (in a checkout, the link to templates/).
 
     Here rather than beside the jinja2 environment so that digests of toolcat's
-    own files need neither jinja2 nor the render stage.
+    own files need neither jinja2 nor the render stage. The package's folder as
+    ``importlib.resources.files`` spells it (unresolved), without importing it and
+    zipfile (5 ms of a cached check): toolcat runs only from a folder (``PACKAGE``).
     """
-    return Path(str(resources.files(__package__ or "toolcat").joinpath(TEMPLATES)))
+    return Path(__file__).parent / TEMPLATES
 
 
 DEFAULT_TEMPLATES = _default_templates()
@@ -93,6 +94,12 @@ def pinned_versions() -> tuple[str, ...]:
                  for name in sorted(names))
 
 
+def installed_version(name: str) -> str:
+    """The installed version of distribution ``name`` (``absent`` when not installed)."""
+    return _installed().get(_normal(name), ("absent", None))[0]
+
+
+@cache
 def _installed() -> dict[str, tuple[str, Path]]:
     """name -> (version, .dist-info folder), first on sys.path wins, as imports do.
 

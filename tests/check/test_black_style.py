@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import string
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +76,7 @@ def test_corpus_sample_module_equals_blacks(document: str) -> None:
     spec = CORPUS / document
     if not spec.exists():
         pytest.skip(f"no {spec}")
-    target = adhoc_target(spec, "corpus").model_copy(update={"validation": "warn"})
+    target = replace(adhoc_target(spec, "corpus"), validation="warn")
     catalog = build_catalog(target)
     assert_black_agrees(values(catalog, "toolcat generate --spec x.yaml --out y", "."))
 

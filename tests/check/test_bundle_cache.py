@@ -9,6 +9,7 @@ stop answering after any change to an input, to the output folder, or to toolcat
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -171,7 +172,7 @@ def test_any_change_means_not_known(target: Target, change: str,
     elif change == "overrides":
         (folder / "overrides.yaml").write_text("operations: {listPets: {}}\n")
     elif change == "settings":
-        target = target.model_copy(update={"prefix": "pets_"})
+        target = replace(target, prefix="pets_")
     elif change == "toolcat":
         monkeypatch.setattr(fresh, "environment_digest", lambda: "another toolcat")
     elif change == "off":

@@ -216,7 +216,7 @@ def test_broken_document_generates_in_warn_mode(doc: str) -> None:
     pointer, and the rest are tools; the others are covered by test_document (warn
     mode only ever refuses less than strict)."""
     _, where, message = BROKEN[doc]
-    built = build(_target(doc).model_copy(update={"validation": "warn"}))
+    built = build(replace(_target(doc), validation="warn"))
     reasons = [e.reason for e in built.catalog.exclusions]
     assert built.catalog.tools, reasons
     assert reasons, "nothing left out: drop the document from BROKEN"

@@ -11,6 +11,7 @@ pattern neither engine compiles (``\\p{Lu}``) is left out of the model, never a 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,7 @@ SPEC: dict[str, Any] = {
 @pytest.fixture(scope="module")
 def models(tmp_path_factory: pytest.TempPathFactory) -> Any:
     folder: Path = tmp_path_factory.mktemp("ecma_models")
-    target = adhoc_target(write_spec(folder, SPEC, "spec.json"), "m").model_copy(
-        update={"models": True})
+    target = replace(adhoc_target(write_spec(folder, SPEC, "spec.json"), "m"), models=True)
     files = generate_files(target)
     assert b'regex_engine="python-re"' in files["models.py"]   # the header's lookahead
     return import_models(files, folder / "pkg")

@@ -24,7 +24,7 @@ import pytest
 import yaml
 from helpers.paths import CONFIG, REPO
 from helpers.verify_run import run_verify
-from toolcat.config import config_json_schema
+from toolcat.config.checked import config_json_schema
 from toolcat.init.templates import config_text
 
 SHIPPED = REPO / "generator" / "toolcat" / "schemas" / "config.schema.json"
@@ -35,7 +35,7 @@ SECRET = "zz-vault-secret-never-printed"
 
 def test_the_shipped_schema_is_what_the_models_give() -> None:
     assert SHIPPED.read_text(encoding="utf-8") == config_json_schema(), (
-        "regenerate: python -c 'from toolcat.config import config_json_schema; "
+        "regenerate: python -c 'from toolcat.config.checked import config_json_schema; "
         f"print(config_json_schema(), end=\"\")' > {SHIPPED.relative_to(REPO)}")
 
 

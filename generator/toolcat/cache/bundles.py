@@ -12,31 +12,50 @@ ordinary path as if there were no cache: faster, never different.
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import astuple
 from functools import cache
 from pathlib import Path
-
-import orjson
-import yaml
+from typing import TYPE_CHECKING
 
 from ..errors import Problem, ToolcatError
-from ..identity import files_digest
-from ..load.bundle import Bundle
+from ..identity import files_digest, installed_version
 from ..parse.inputs import Inputs, Listed, Read, SpecFiles
 from ..parse.limits import read_bounded
 from ..vocab.digests import sha256_hex
 from .store import FORMAT, cache_dir, load, store
+
+if TYPE_CHECKING:
+    from ..load.bundle import Bundle
 
 
 @cache
 def code_digest() -> str:
     """Everything besides the files that decides what a bundle looks like."""
     digest = hashlib.sha256(FORMAT)
-    digest.update(f"{sys.version}\0{yaml.__version__}\0{orjson.__version__}\0".encode())
+    # The installed versions, read from the distributions' folder names: importing
+    # PyYAML to ask it costs a cached check 40 ms.
+    digest.update(f"{sys.version}\0{installed_version('pyyaml')}\0"
+                  f"{installed_version('orjson')}\0".encode())
     # All of toolcat's files, not just the loader: a few ms, and nothing to forget.
     digest.update(files_digest().encode())
+    return digest.hexdigest()
+
+
+@cache
+def environment_digest() -> str:
+    """``code_digest`` and the names (so the versions) of every installed distribution:
+    what else decides a run's output or a config's verdict (pydantic's version)."""
+    digest = hashlib.sha256(code_digest().encode())
+    for entry in sorted({p for p in sys.path if p}):
+        try:
+            names = sorted(n for n in os.listdir(entry) if n.endswith((".dist-info",
+                                                                        ".egg-info")))
+        except OSError:
+            continue
+        digest.update(f"{entry}\0{'/'.join(names)}\0".encode())
     return digest.hexdigest()
 
 
@@ -98,5 +117,7 @@ def _read(entry: Path, read: Read) -> Bundle | None:
         return None
     entries, document, duplicates = found
     files = verified(entries, read)
+    from ..load.bundle import Bundle  # noqa: PLC0415 - a cached check needs no loader
+
     return None if files is None else Bundle(document, files,
                                              tuple(Problem(*p) for p in duplicates))

@@ -32,9 +32,10 @@ import jsonpath_rfc9535 as jsonpath
 from jsonpath_rfc9535.exceptions import JSONPathError
 
 from ..errors import Problem, ToolcatError, fail
-from ..parse.checked_yaml import Lines, line_of, read_yaml
+from ..parse.checked_yaml import read_yaml
 from ..parse.inputs import Read
 from ..parse.limits import read_bounded
+from ..parse.lines import Lines, line_of
 from ..vocab.pointers import escape_token, pointer
 
 VERSIONS = ("1.0.", "1.1.", "1.2.")

@@ -15,15 +15,11 @@ A target's own templates folder joins the key with the digest of its files.
 
 from __future__ import annotations
 
-import hashlib
-import os
-import sys
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..cache.bundles import code_digest, read_input, verified
+from ..cache.bundles import environment_digest, read_input, verified
 from ..cache.store import cache_dir, load, store
 from ..parse.inputs import Inputs, Read, SpecFiles
 from ..text.template_files import folder_digest
@@ -40,24 +36,12 @@ def unchanged(target: Target, current: Files, read: Read | None = None) -> int |
     return fresh_outputs(target, current, read)
 
 
-@cache
-def environment_digest() -> str:
-    digest = hashlib.sha256(code_digest().encode())
-    for entry in sorted({p for p in sys.path if p}):
-        try:
-            names = sorted(n for n in os.listdir(entry) if n.endswith((".dist-info",
-                                                                        ".egg-info")))
-        except OSError:
-            continue
-        digest.update(f"{entry}\0{'/'.join(names)}\0".encode())
-    return digest.hexdigest()
-
-
 def _outputs_key(target: Target, read: Read) -> str:
     """The memo's key; OSError when an input cannot be read."""
     root = target.spec.resolve()
     overrides = read_input(target.overrides, read) if target.overrides is not None else b""
-    parts = [environment_digest(), target.model_dump_json(), str(root),
+    # repr names every field of the target, a frozen dataclass of plain values.
+    parts = [environment_digest(), repr(target), str(root),
              str(target.output.resolve()), sha256_hex(read_input(root, read)),
              sha256_hex(overrides), folder_digest(target.templates) or "",
              *(sha256_hex(read_input(overlay, read)) for overlay in target.overlays)]

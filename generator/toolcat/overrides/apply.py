@@ -12,7 +12,7 @@ from ..model.operations import Operation
 from ..model.selection import Selected, matches
 from ..model.types import ArgumentBinding, Exclusion, Tool
 from ..model.wire import body_dependencies
-from ..parse.checked_yaml import Lines, line_of
+from ..parse.lines import Lines, line_of
 from ..vocab.mcp import IF_MATCH
 from ..vocab.pointers import defs_referenced
 from .schema import (

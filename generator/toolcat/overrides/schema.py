@@ -8,10 +8,11 @@ from typing import Literal
 
 import pydantic
 
-from ..config import SelectorConfig
-from ..parse.checked_yaml import Lines, parse_model, read_yaml
+from ..config.checked import SelectorConfig
+from ..parse.checked_yaml import parse_model, read_yaml
 from ..parse.inputs import Read
 from ..parse.limits import read_bounded
+from ..parse.lines import Lines
 from ..vocab.mcp import TOOL_NAME_PATTERN
 
 Strict = pydantic.ConfigDict(extra="forbid", frozen=True)

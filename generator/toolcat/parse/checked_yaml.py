@@ -15,10 +15,10 @@ import yaml
 from ..errors import Problem, ToolcatError, nearest
 from .inputs import Read
 from .limits import read_bounded
+from .lines import Lines, line_of
 from .reader import parse_bytes
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
-Lines = dict[tuple[str | int, ...], int]
 
 
 def _lines(node: yaml.Node, path: tuple[str | int, ...], out: Lines) -> None:
@@ -43,13 +43,6 @@ def read_yaml(path: Path, read: Read = read_bounded) -> tuple[Any, Lines]:
     if root is not None:
         _lines(root, (), lines)
     return data, lines
-
-
-def line_of(lines: Lines, loc: tuple[str | int, ...]) -> str:
-    for end in range(len(loc), -1, -1):
-        if loc[:end] in lines:
-            return f"line {lines[loc[:end]]}"
-    return ""
 
 
 def parse_model(model: type[Model], data: Any, lines: Lines, file: str) -> Model:

@@ -20,7 +20,8 @@ from typing import Any
 import pydantic
 import yaml
 
-from ..config import Selector, SelectorConfig
+from ..config import Selector
+from ..config.checked import SelectorConfig
 from ..errors import Problem, ToolcatError
 from ..model.operations import Operation
 from ..model.selection import matches
