@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import json
 import os
-from http.server import BaseHTTPRequestHandler
-from typing import Any, ClassVar
+from typing import Any
 
 import anyio
 import pytest
 from click.testing import CliRunner
 from helpers.draw import draw_arguments
 from helpers.fixtures import real_catalog
-from helpers.http_stub import serving
 from helpers.paths import EXAMPLE_OUTPUT
+from helpers.stub_api import StubApi
 from hypothesis.errors import Unsatisfiable
 from jsonschema import Draft202012Validator, SchemaError
 from mcp import Client
@@ -257,27 +256,11 @@ def test_build_server_passes_the_fallback_warning_on() -> None:
 
 # ---- the server: listed as the profile, called with the profile's arguments ----
 
-class _Recorder(BaseHTTPRequestHandler):
-    seen: ClassVar[list[tuple[str, str, bytes]]] = []
-
-    def _any(self) -> None:
-        length = int(self.headers.get("content-length") or 0)
-        _Recorder.seen.append((self.command, self.path,
-                               self.rfile.read(length) if length else b""))
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", "2")
-        self.end_headers()
-        self.wfile.write(b"{}")
-
-    do_GET = do_PUT = do_POST = do_DELETE = do_PATCH = _any
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-def _served(catalog: dict[str, Any], base: str, profile: str | None,
+def _served(catalog: dict[str, Any], api: StubApi, profile: str | None,
             calls: list[tuple[str, dict[str, Any]]]) -> tuple[Any, list[Any], list[Any]]:
+    """List and call through a served catalog; what arrived at the stub API as
+    (method, raw target, body)."""
+    base = api.url
     async def run() -> tuple[Any, list[Any]]:
         server = build_server(catalog, base_url=base, schema_profile=profile)
         async with Client(server, mode="legacy") as client:
@@ -286,9 +269,9 @@ def _served(catalog: dict[str, Any], base: str, profile: str | None,
                        for n, a in calls]
         return listed, results
 
-    start = len(_Recorder.seen)
+    start = len(api.seen)
     listed, results = anyio.run(run)
-    return listed, results, _Recorder.seen[start:]
+    return listed, results, [(a.method, a.target, a.body) for a in api.seen[start:]]
 
 
 def test_served_calls_send_the_exact_requests() -> None:
@@ -300,9 +283,9 @@ def test_served_calls_send_the_exact_requests() -> None:
         codecs[name] = compile_schema(schema)[0]
         exact += [(name, x) for x in draw_arguments(schema, 2)]
     profiled = [(name, encode(codecs[name], x)) for name, x in exact]
-    with serving(_Recorder) as base:
-        _, direct, sent = _served(catalog, base, None, exact)
-        listed, through, sent_through = _served(catalog, base, "openai-strict", profiled)
+    with StubApi() as api:
+        _, direct, sent = _served(catalog, api, None, exact)
+        listed, through, sent_through = _served(catalog, api, "openai-strict", profiled)
     assert {t.name: t.input_schema for t in listed.tools} == {
         n: c.schema for n, c in codecs.items()}
     assert len(sent) == len(exact)
@@ -317,8 +300,8 @@ def test_served_decode_error_sends_nothing() -> None:
     arguments = encode(codec, {"name": "s"})
     arguments["blocks"] = [{"name": "b", "durationMinutes": 1, "children": None,
                             "_other": "{not json"}]   # an open object's other members
-    with serving(_Recorder) as base:
-        _, results, sent = _served(catalog, base, "openai-strict",
+    with StubApi() as api:
+        _, results, sent = _served(catalog, api, "openai-strict",
                                    [("broadcast_create_schedule", arguments)])
     assert sent == []
     assert results[0]["isError"] is True
