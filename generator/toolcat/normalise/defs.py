@@ -39,6 +39,7 @@ class Definitions:
         self.is_30 = is_30
         self._names: dict[str, str] = {}      # ref -> def name
         self._pointers: dict[str, str] = {}   # def name -> pointer
+        self._found: dict[str, tuple[str, Any, str]] = {}   # ref -> what lookup gives
         self._cache: dict[tuple[str, Mode], tuple[Any, frozenset[str]]] = {}
         self._sizes: dict[tuple[str, Mode], tuple[int, int]] = {}   # (exact, loosened)
         self._loose: dict[tuple[str, Mode], dict[str, Any]] = {}
@@ -68,7 +69,15 @@ class Definitions:
                 self._pointers[unique] = ref[1:]
 
     def lookup(self, ref: str, loc: str) -> tuple[str, Any, str]:
-        """Resolve a local ref: (def name, target node, target pointer)."""
+        """Resolve a local ref: (def name, target node, target pointer); once per ref
+        (the document does not change while tools are drafted), a failure each time,
+        located at ``loc``."""
+        found = self._found.get(ref)
+        if found is None:
+            found = self._found[ref] = self._resolve(ref, loc)
+        return found
+
+    def _resolve(self, ref: str, loc: str) -> tuple[str, Any, str]:
         name = self._names.get(ref)
         if name is None:
             tokens = split_pointer(ref[1:]) if ref != "#" else []
