@@ -150,11 +150,13 @@ class Definitions:
         """Reference depth of every def reachable from ``roots`` (roots are depth 1)."""
         depth = dict.fromkeys(roots, 1)
         level, current = sorted(roots), 1
+        cache = self._cache   # read directly: stripe's 180 closures make 58,000 reads
         while level:
             current += 1
             following: set[str] = set()
             for name in level:
-                following |= self.definition(name, mode)[1]
+                found = cache.get((name, mode)) or self.definition(name, mode)
+                following |= found[1]
             level = sorted(n for n in following if n not in depth)
             depth.update(dict.fromkeys(level, current))
         return depth
@@ -191,8 +193,9 @@ class Definitions:
             deepest = max(depth.values(), default=0)
             exact = [0] * (deepest + 2)     # exact[d]: bytes of the defs at depth d
             loose = [0] * (deepest + 2)
+            sizes = self._sizes
             for name, d in depth.items():
-                full, small = self.sizes(name, mode)
+                full, small = sizes.get((name, mode)) or self.sizes(name, mode)
                 exact[d] += full + len(name) + 4
                 loose[d] += small + len(name) + 4
             self.memo[key] = (roots, (depth, exact, loose))
