@@ -42,8 +42,6 @@ from .parse.inputs import Inputs, Read, SpecFiles
 from .parse.limits import read_bounded
 from .render.catalog import render_catalog
 from .render.catalog_check import check_catalog
-from .render.python_module import render_python
-from .render.summary import render_summary
 from .run import Run
 from .text.python_format import black_format, black_key
 from .vocab.digests import tagged
@@ -244,7 +242,11 @@ def _render_module_and_summary(catalog: Catalog, *, models: bool = False,
                                templates: Path | None = None, regenerate: str = "",
                                regenerate_from: str = "") -> Files:
     """The files that do not record the validator's verdict (black's part remembered
-    by this machine, never read back from the folder on disk)."""
+    by this machine, never read back from the folder on disk). jinja2 is imported
+    here, once the validator's process has forked: it is not the validator's to wait for."""
+    from .render.python_module import render_python  # noqa: PLC0415
+    from .render.summary import render_summary  # noqa: PLC0415
+
     formatter = cached_formatter(black_format, black_key)
     files = {MODULE_FILE: render_python(catalog, templates, formatter=formatter,
                                         regenerate=regenerate,

@@ -10,12 +10,15 @@ A self-containing alias (``&a [1, *a]``) is refused too: JSON cannot hold it.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from toolcat.errors import ToolcatError
-from toolcat.parse.reader import parse_bytes
+from toolcat.parse.reader import _ANCHOR, parse_bytes
 
 HEAD = 'openapi: 3.0.0\ninfo: {title: aliases, version: "1"}\npaths: {}\nx-aliases:\n'
 
@@ -61,3 +64,16 @@ def test_an_ampersand_in_text_is_not_an_anchor() -> None:
     """Text such as a=1&b=2 does not cost the alias walk; the value is read as written."""
     text = HEAD + "  url: https://x.test/?a=1&b=2\n  both: R&D\n"
     assert parse_bytes(text.encode(), Path("t.yaml"))["x-aliases"]["both"] == "R&D"
+
+
+# The anchor test as first written: every position tried, ``^`` at each line start.
+_ANCHOR_AS_WRITTEN = re.compile(rb"(?:^|[\s\[{,])&[^\s\]},]", re.M)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=12) | st.text(alphabet="&a \n\t[]{},:x\r", max_size=12)
+       .map(str.encode))
+def test_the_anchor_test_finds_what_its_first_spelling_found(data: bytes) -> None:
+    """The fast spelling of the anchor test (literal ``&`` first, a look-behind for
+    what precedes it) finds an anchor in exactly the texts the first spelling did."""
+    assert (_ANCHOR.search(data) is None) == (_ANCHOR_AS_WRITTEN.search(data) is None), data

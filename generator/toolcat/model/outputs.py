@@ -94,7 +94,7 @@ def build_outputs(defs: Definitions, op: Operation) -> Outputs:
         closure, exact_depth = defs.budgeted_closure(refs, "output", OUTPUT_BUDGET, used)
         schema = defs.relocated({**schema, "$defs": closure}, schema)
         if exact_depth is not None:
-            schema = defs.relocated(_any_of(schema), schema)
+            schema = defs.relocated(_loosened_any_of(defs, schema), schema)
     return Outputs(schema, ctype, wrapper, etag)
 
 
@@ -128,6 +128,26 @@ def _any_of(node: Any, names: bool = False) -> Any:
     if names:
         return {k: _any_of(v) for k, v in node.items()}
     return {("anyOf" if k == "oneOf" else k): _any_of(v, k in _NAMED) for k, v in node.items()}
+
+
+def _loosened_any_of(defs: Definitions, schema: dict[str, Any]) -> dict[str, Any]:
+    """``_any_of(schema)``, each ``$defs`` entry converted once per catalog: the entries
+    are the catalog's shared definitions (the same objects in every tool that uses
+    them), and stay shared once converted."""
+    out = {}
+    for key, value in schema.items():
+        if key == "$defs" and isinstance(value, dict):
+            out[key] = {name: _shared_any_of(defs, entry) for name, entry in value.items()}
+        else:
+            out["anyOf" if key == "oneOf" else key] = _any_of(value, key in _NAMED)
+    return out
+
+
+def _shared_any_of(defs: Definitions, entry: Any) -> Any:
+    key = ("any_of", id(entry))
+    if key not in defs.memo:
+        defs.memo[key] = (entry, _any_of(entry))
+    return defs.memo[key][1]
 
 
 def _object_root(defs: Definitions, raw: Any,

@@ -39,6 +39,7 @@ class Definitions:
         self.is_30 = is_30
         self._names: dict[str, str] = {}      # ref -> def name
         self._pointers: dict[str, str] = {}   # def name -> pointer
+        self._found: dict[str, tuple[str, Any, str]] = {}   # ref -> what lookup gives
         self._cache: dict[tuple[str, Mode], tuple[Any, frozenset[str]]] = {}
         self._sizes: dict[tuple[str, Mode], tuple[int, int]] = {}   # (exact, loosened)
         self._loose: dict[tuple[str, Mode], dict[str, Any]] = {}
@@ -68,7 +69,15 @@ class Definitions:
                 self._pointers[unique] = ref[1:]
 
     def lookup(self, ref: str, loc: str) -> tuple[str, Any, str]:
-        """Resolve a local ref: (def name, target node, target pointer)."""
+        """Resolve a local ref: (def name, target node, target pointer); once per ref
+        (the document does not change while tools are drafted), a failure each time,
+        located at ``loc``."""
+        found = self._found.get(ref)
+        if found is None:
+            found = self._found[ref] = self._resolve(ref, loc)
+        return found
+
+    def _resolve(self, ref: str, loc: str) -> tuple[str, Any, str]:
         name = self._names.get(ref)
         if name is None:
             tokens = split_pointer(ref[1:]) if ref != "#" else []
@@ -141,11 +150,13 @@ class Definitions:
         """Reference depth of every def reachable from ``roots`` (roots are depth 1)."""
         depth = dict.fromkeys(roots, 1)
         level, current = sorted(roots), 1
+        cache = self._cache   # read directly: stripe's 180 closures make 58,000 reads
         while level:
             current += 1
             following: set[str] = set()
             for name in level:
-                following |= self.definition(name, mode)[1]
+                found = cache.get((name, mode)) or self.definition(name, mode)
+                following |= found[1]
             level = sorted(n for n in following if n not in depth)
             depth.update(dict.fromkeys(level, current))
         return depth
@@ -182,8 +193,9 @@ class Definitions:
             deepest = max(depth.values(), default=0)
             exact = [0] * (deepest + 2)     # exact[d]: bytes of the defs at depth d
             loose = [0] * (deepest + 2)
+            sizes = self._sizes
             for name, d in depth.items():
-                full, small = self.sizes(name, mode)
+                full, small = sizes.get((name, mode)) or self.sizes(name, mode)
                 exact[d] += full + len(name) + 4
                 loose[d] += small + len(name) + 4
             self.memo[key] = (roots, (depth, exact, loose))

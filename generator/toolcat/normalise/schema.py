@@ -45,6 +45,9 @@ DROPPED = frozenset({"discriminator", "xml", "externalDocs", "nullable", "exampl
 # 2019-09's recursive reference and 2020-12's dynamic one: both name the schema
 # being defined (openai's CompoundFilter holds a list of itself).
 SELF_REFS = ("$recursiveRef", "$dynamicRef")
+_SUBSCHEMAS = ONE | MAP | LIST
+# A schema without these keywords declares no property, here or through a part.
+_COMPOSING = frozenset({"properties", "allOf", "oneOf", "anyOf", "$ref"})
 _HIDDEN = {"input": "readOnly", "output": "writeOnly"}
 _ACCESS = frozenset({"readOnly", "writeOnly"})
 INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
@@ -97,7 +100,9 @@ class SchemaRewriter:
                 out[key] = {k: self.rewrite(v, origins.get(
                     k, f"{loc}/properties/{escape_token(k)}")) for k, v in value.items()}
                 continue
-            out[key] = self._keyword(key, value, f"{loc}/{escape_token(key)}")
+            # Only a keyword that holds schemas needs its location (most hold text).
+            out[key] = (self._keyword(key, value, f"{loc}/{escape_token(key)}")
+                        if key in _SUBSCHEMAS or key == "type" else value)
         if "example" in node and "examples" not in node:
             out["examples"] = [node["example"]]
         _fix_exclusive(out, node)
@@ -192,7 +197,8 @@ class SchemaRewriter:
             if key == "$ref" or key in DROPPED or key.startswith("x-") \
                     or self._annotation_dropped(key):
                 continue
-            out[key] = self._keyword(key, value, f"{loc}/{escape_token(key)}")
+            out[key] = (self._keyword(key, value, f"{loc}/{escape_token(key)}")
+                        if key in _SUBSCHEMAS or key == "type" else value)
         self.record(out, loc)
         if self._nullable(node):
             return {"anyOf": [out, {"type": "null"}]}
@@ -213,6 +219,8 @@ class SchemaRewriter:
         would come back as an additional property of any value (Cloudflare's URI
         record sent its readOnly ``content`` as null).
         """
+        if _COMPOSING.isdisjoint(node):   # no property to hide, here or in a part
+            return
         hidden = self._hidden_names(node, frozenset())
         if not hidden:
             return
@@ -267,7 +275,9 @@ class SchemaRewriter:
             names |= self._hidden_names(part, seen)
         for key in ("oneOf", "anyOf"):   # hidden where declared, in every branch
             branches = node.get(key)
-            parts: list[Any] = branches if isinstance(branches, list) else []
+            if not isinstance(branches, list) or not branches:
+                continue
+            parts: list[Any] = branches
             hidden = [self._hidden_names(part, seen) for part in parts]
             shown = [self._declared_names(part, seen) - h
                      for part, h in zip(parts, hidden, strict=True)]

@@ -193,8 +193,12 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-# An anchor (``&name``) starts a token; an ``&`` inside text (``a=1&b=2``) does not.
-_ANCHOR = re.compile(rb"(?:^|[\s\[{,])&[^\s\]},]", re.M)
+# An anchor (``&name``) starts a token; an ``&`` inside text (``a=1&b=2``) does not:
+# an ``&`` first in the text or after a space, ``[``, ``{`` or ``,``, and followed by
+# a name character. The pattern starts with the literal ``&`` and looks behind it, so
+# the regex engine skips from ``&`` to ``&`` (2 ms on Stripe's 4 MB where a leading
+# ``(?:^|[...])`` tried every position: 120 ms).
+_ANCHOR = re.compile(rb"&(?<![^\s\[{,]&)[^\s\]},]")
 
 
 def _load_yaml(data: bytes, file: str, repeats: Repeats) -> Any:

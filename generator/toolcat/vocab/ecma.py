@@ -19,7 +19,9 @@ keyword that matches a pattern (``pattern``, ``patternProperties``, and
 ``additionalProperties``/``unevaluatedProperties``, which consult
 ``patternProperties``) and in the ``regex`` format. jsonschema (pinned exactly) calls
 ``re.search`` from those functions; they are rebound to an engine object with the same
-``search``, so the keywords' logic and messages stay jsonschema's own.
+``search``, so the keywords' logic and messages stay jsonschema's own. It is built on
+first use: ``generate`` compiles patterns only, and jsonschema's imports (about 0.1 s)
+stay out of its start-up.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ from functools import lru_cache
 from typing import Any
 
 import regress
-from jsonschema import Draft202012Validator, _keywords, _utils, validators  # type: ignore[import-untyped]
 
 __all__ = ["ECMAValidator", "EcmaPatternError", "compile_pattern", "search"]
 
@@ -84,6 +85,8 @@ def _rebound(function: Any, names: dict[str, Any]) -> Any:
 
 
 def _keywords_with_engine() -> dict[str, Any]:
+    from jsonschema import _keywords, _utils  # type: ignore[import-untyped]  # noqa: PLC0415
+
     engine = {"re": _Engine}
     additional = _rebound(_utils.find_additional_properties, engine)
     evaluated = _rebound(_utils.find_evaluated_property_keys_by_schema, engine)
@@ -99,6 +102,8 @@ def _keywords_with_engine() -> dict[str, Any]:
 
 
 def _format_checker() -> Any:
+    from jsonschema import Draft202012Validator  # noqa: PLC0415
+
     checker = copy.deepcopy(Draft202012Validator.FORMAT_CHECKER)
     checker.checks("regex", raises=EcmaPatternError)(_is_regex)
     return checker
@@ -109,8 +114,19 @@ def _is_regex(instance: object) -> bool:
     return not isinstance(instance, str) or compile_pattern(instance) is not None
 
 
-ECMAValidator: Any = validators.extend(Draft202012Validator, _keywords_with_engine(),
-                                       format_checker=_format_checker())
+ECMAValidator: Any   # built by __getattr__ on first use
+
+
+def __getattr__(name: str) -> Any:
+    """``ECMAValidator``, built once, when first imported or read."""
+    if name != "ECMAValidator":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from jsonschema import Draft202012Validator, validators  # noqa: PLC0415
+
+    validator = validators.extend(Draft202012Validator, _keywords_with_engine(),
+                                  format_checker=_format_checker())
+    globals()["ECMAValidator"] = validator
+    return validator
 
 
 def python_spelling(pattern: str) -> str:
