@@ -5,7 +5,8 @@ catalog is built once in process (validation skipped: it is measured by
 bench.py), then models.py is rendered --runs times and the median CPU seconds
 (user+sys of this process: on a shared machine wall time is mostly the
 neighbours) of its three steps are printed: the schema document (naming, shared
-definitions), datamodel-code-generator, and black; then the whole render's median
+definitions), datamodel-code-generator, and black (each as render_models runs it:
+the last two with the garbage collector paused); then the whole render's median
 wall and CPU seconds. A document whose models fail
 to render says why in the last column.
 
@@ -28,7 +29,7 @@ from doc_tables import write_block
 from toolcat.config import Target
 from toolcat.errors import ToolcatError
 from toolcat.models.document import models_document
-from toolcat.models.render import model_classes, render_models
+from toolcat.models.render import collector_paused, model_classes, render_models
 from toolcat.pipeline import build_catalog, spec_verdict
 from toolcat.text.python_format import black_format
 
@@ -58,7 +59,8 @@ def row(label: str, spec: Path, runs: int) -> str:
         for _ in range(runs):
             document, _wall, doc_s = _timed(lambda: models_document(catalog))
             code, _wall, dcg_s = _timed(lambda d=document: model_classes(d.schema))
-            _body, _wall, black_s = _timed(lambda c=code: black_format(c))
+            with collector_paused():   # as render_models runs black
+                _body, _wall, black_s = _timed(lambda c=code: black_format(c))
             # The whole render once more, as generate runs it (template included).
             data, total_s, total_cpu = _timed(lambda: render_models(catalog))
             for values, seconds in zip(steps, (doc_s, dcg_s, black_s, total_s, total_cpu),
