@@ -86,15 +86,13 @@ class Session(soak_serve.Session):
     def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """soak_serve's request, its answer parsed by orjson: a client's parse of 8 MB of
         pages with the json module alone (about 0.2 s) would hide the server's time."""
-        request_id = next(self.ids)
-        self.write({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        number = next(self.ids)
+        self.write({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
         assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the server ended (exit {self.process.wait()})")
-        answer: dict[str, Any] = orjson.loads(line)
-        if answer.get("id") != request_id:
-            raise RuntimeError(f"answer for id {answer.get('id')}, expected {request_id}")
+        answer: dict[str, Any] = orjson.loads(self.process.stdout.readline() or b"{}")
+        if answer.get("id") != number:
+            raise RuntimeError(f"no answer for id {number} (server exit code "
+                               f"{self.process.poll()}; answered {answer.get('id')})")
         return answer
 
     def list_all(self, first: dict[str, Any] | None = None) -> list[dict[str, Any]]:

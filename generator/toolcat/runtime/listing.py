@@ -14,7 +14,7 @@ is a page of its own). The cursor is the name of the first tool of the next page
 the same on every replica serving the same catalog and needs no state.
 
 Speed: a page's answer is made by the SDK's own pipeline the first time it is asked for (per
-protocol version and cursor) and then reused, with its JSON text: `ListMemo` (docs/serve.md).
+protocol version and cursor) and then reused, with its JSON text: `ListMemo`.
 """
 
 from __future__ import annotations
