@@ -159,11 +159,15 @@ async def _read(wire: BinaryIO, inbox: MemoryObjectSendStream[SessionMessage | E
 
 async def _write(wire: BinaryIO, outbox: MemoryObjectReceiveStream[SessionMessage],
                  memo: ListMemo | None) -> None:
-    out = anyio.wrap_file(wire)
     async with outbox:
         async for item in outbox:
-            await out.write(encode(item.message, memo))
-            await out.flush()
+            # One hop to a worker thread per answer (write and flush together), not two.
+            await anyio.to_thread.run_sync(_put, wire, encode(item.message, memo))
+
+
+def _put(wire: BinaryIO, line: bytes) -> None:
+    wire.write(line)
+    wire.flush()
 
 
 @contextmanager
