@@ -66,3 +66,16 @@ def test_a_tool_is_called_only_with_plain_values() -> None:
         assert serve.arguments(referred) == {"account_id": "abc",
                                              "zone": "023e105f4ecef8ad9ca31a8372d0c353"}
         assert serve.p99([float(n) for n in range(1, 101)]) == 99.0
+
+
+def test_the_call_measured_is_one_the_stub_answer_fits() -> None:
+    serve: ModuleType
+    with script("bench_serve") as serve:
+        assert serve.answer_fits({"name": "t"})   # no outputSchema: any answer is a success
+        assert serve.answer_fits({"outputSchema": {
+            "type": "object", "properties": {"id": {"type": "integer"}}}})
+        # Cloudflare's envelope: the stub's {"id": 1, "name": "x"} would be a mismatch.
+        assert not serve.answer_fits({"outputSchema": {
+            "type": "object", "required": ["success", "result"]}})
+        assert not serve.answer_fits({"outputSchema": {
+            "type": "object", "properties": {"id": {"type": "string"}}}})

@@ -12,16 +12,23 @@ Pages: tools are served in catalog order (sorted by name when generated, so the 
 deterministic); a page holds whole tools up to `PAGE_BYTES` of JSON (a tool larger than that
 is a page of its own). The cursor is the name of the first tool of the next page, so it means
 the same on every replica serving the same catalog and needs no state.
+
+Speed: a page's answer is made by the SDK's own pipeline the first time it is asked for (per
+protocol version and cursor) and then reused, with its JSON text: `ListMemo`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import suppress
+from typing import Any
 
 import mcp_types as types
 from mcp.server.caching import CacheableMethod, CacheHint
+from mcp.server.context import CallNext, HandlerResult
 from mcp.shared.exceptions import MCPError
+from pydantic_core import to_json
 
 CATALOG_TTL_MS = 3_600_000
 CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
@@ -36,36 +43,107 @@ def _size(tool: types.Tool) -> int:
     return len(json.dumps(wire, ensure_ascii=False, separators=(",", ":")).encode())
 
 
-def page_starts(tools: Sequence[types.Tool], page_bytes: int = PAGE_BYTES) -> list[int]:
-    """The index of the first tool of each page (always 0 first)."""
-    starts = [0]
+def _cuts(tools: Sequence[types.Tool], page_bytes: int) -> Iterator[int]:
+    """The index of the first tool of each page (always 0 first), one page at a time."""
+    yield 0
     used = 0
     for index, tool in enumerate(tools):
         size = _size(tool)
         if used and used + size > page_bytes:
-            starts.append(index)
+            yield index
             used = 0
         used += size
-    return starts
+
+
+def page_starts(tools: Sequence[types.Tool], page_bytes: int = PAGE_BYTES) -> list[int]:
+    """The index of the first tool of each page (always 0 first)."""
+    return list(_cuts(tools, page_bytes))
 
 
 class Pages:
-    """The catalog's tools cut into pages once; `page(cursor)` answers one `tools/list`."""
+    """The catalog's tools cut into pages; `page(cursor)` answers one `tools/list`.
+
+    Pages are cut as far as a request needs, once: the first page is served without sizing
+    the 1,500 tools after it (the cut is the same as `page_starts`, made in the same order)."""
 
     def __init__(self, tools: Sequence[types.Tool], page_bytes: int = PAGE_BYTES) -> None:
         self.tools = list(tools)
-        self.starts = page_starts(self.tools, page_bytes) if self.tools else [0]
-        self.by_cursor = {self.tools[s].name: i for i, s in enumerate(self.starts) if self.tools}
+        self.index = {tool.name: i for i, tool in enumerate(self.tools)}
+        self.cuts = _cuts(self.tools, page_bytes)
+        self.starts = [next(self.cuts)]
+        self.done = False
+
+    def _cut_past(self, index: int) -> None:
+        """Cut pages until one starts after `index` (or the tools run out)."""
+        while not self.done and self.starts[-1] <= index:
+            found = next(self.cuts, None)
+            if found is None:
+                self.done = True
+            else:
+                self.starts.append(found)
 
     def page(self, cursor: str | None) -> types.ListToolsResult:
         number = 0
         if cursor is not None:
-            if cursor not in self.by_cursor:
+            at = self.index.get(cursor, -1)
+            self._cut_past(at)
+            if at < 0 or at not in self.starts:
                 raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {cursor!r} starts no "
                                "page of this catalog; list again without a cursor")
-            number = self.by_cursor[cursor]
+            number = self.starts.index(at)
         start = self.starts[number]
+        self._cut_past(start)
         last = number + 1 == len(self.starts)
         end = len(self.tools) if last else self.starts[number + 1]
         next_cursor = None if last else self.tools[end].name
         return types.ListToolsResult(tools=self.tools[start:end], next_cursor=next_cursor)
+
+
+class ListMemo:
+    """Server middleware that answers a repeated `tools/list` from memory.
+
+    The catalog is fixed for the life of the process, so the wire result of one page (cache
+    hints, the per-version sieve and serverInfo stamp included) depends only on the
+    protocol version and the cursor. The first request for a (version, cursor) goes through
+    the SDK's pipeline as any request does; its result and its JSON text are kept, and a
+    later identical request on an initialised connection gets the same result without
+    re-validating and re-dumping 256 KB of tools. Anything else (other params, a connection
+    that has not initialised, an error) takes the SDK's path every time.
+    """
+
+    def __init__(self) -> None:
+        self.results: dict[tuple[str, str | None], dict[str, Any]] = {}
+        self.texts: dict[int, tuple[dict[str, Any], bytes]] = {}
+
+    async def __call__(self, ctx: Any, call_next: CallNext) -> HandlerResult:
+        key = _memo_key(ctx)
+        if key is None:
+            return await call_next(ctx)
+        found = self.results.get(key)
+        if found is None:
+            result = await call_next(ctx)
+            if not isinstance(result, dict) or not isinstance(result.get("tools"), list):
+                return result
+            found = self.results[key] = result
+            # Text UTF-8 cannot carry is left to stdio.encode's own path.
+            with suppress(ValueError):
+                self.texts[id(found["tools"])] = (found, to_json(found))
+        return dict(found)   # the pipeline owns its copy; the tools are shared, never changed
+
+    def text(self, result: Mapping[str, Any]) -> bytes | None:
+        """The JSON text of `result` when it is a remembered page (else None)."""
+        known = self.texts.get(id(result.get("tools")))
+        return known[1] if known is not None and known[0] == result else None
+
+
+def _memo_key(ctx: Any) -> tuple[str, str | None] | None:
+    """(protocol version, cursor) of a plain tools/list on an initialised connection."""
+    if ctx.method != "tools/list" or ctx.session.client_params is None:
+        return None
+    params = ctx.params or {}
+    if not isinstance(params, Mapping) or set(params) - {"cursor"}:
+        return None
+    cursor = params.get("cursor")
+    if not isinstance(cursor, str | None):
+        return None
+    return str(ctx.protocol_version), cursor

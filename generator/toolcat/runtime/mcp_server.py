@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import mcp_types as types
@@ -25,7 +26,7 @@ from mcp.shared.exceptions import MCPError
 from ..vocab.ecma import ECMAValidator
 from .containment import contain
 from .content import Blob, binary_block
-from .listing import CACHE_HINTS, PAGE_BYTES, Pages
+from .listing import CACHE_HINTS, PAGE_BYTES, ListMemo, Pages
 from .longrun import REPORTER
 from .stdio import serve_stdio
 from .streams import stream_options
@@ -73,24 +74,29 @@ _JSON_TYPE = {
 
 @dataclass(frozen=True)
 class _Entry:
+    """One served tool: its object and wire form, and its validators, each compiled on the
+    tool's first call (a server of 1,533 tools would otherwise compile 3,000 validators
+    before it can answer, for the few tools a session calls)."""
+
     tool: dict[str, Any]
     wire: types.Tool
-    inputs: Draft202012Validator
-    outputs: Draft202012Validator | None
+
+    @cached_property
+    def inputs(self) -> Draft202012Validator:
+        # ECMA-262 patterns (vocab/ecma.py): Python's `re` refuses or misreads some.
+        return ECMAValidator(self.tool["inputSchema"], format_checker=ECMAValidator.FORMAT_CHECKER)
+
+    @cached_property
+    def outputs(self) -> Draft202012Validator | None:
+        output_schema = self.tool.get("outputSchema")
+        return None if output_schema is None else ECMAValidator(output_schema)
 
 
 Entry = _Entry   # one served tool: its object, wire form and validators
 
 
 def _entry(tool: dict[str, Any]) -> _Entry:
-    output_schema = tool.get("outputSchema")
-    return _Entry(
-        tool=tool,
-        wire=types.Tool.model_validate(tool),
-        # ECMA-262 patterns (vocab/ecma.py): Python's `re` refuses or misreads some.
-        inputs=ECMAValidator(tool["inputSchema"], format_checker=ECMAValidator.FORMAT_CHECKER),
-        outputs=None if output_schema is None else ECMAValidator(output_schema),
-    )
+    return _Entry(tool=tool, wire=types.Tool.model_validate(tool))
 
 
 def _json_type(value: Any) -> str:
@@ -288,8 +294,10 @@ def make_server(name: str, tools: list[dict[str, Any]], handler: Handler,
             REPORTER.reset(reporting)
 
     # contain: one call can never end the server (containment.py).
-    return Server(name, version=version, cache_hints=CACHE_HINTS,
-                  on_list_tools=list_tools, on_call_tool=contain(call_tool))
+    server = Server(name, version=version, cache_hints=CACHE_HINTS,
+                    on_list_tools=list_tools, on_call_tool=contain(call_tool))
+    server.middleware.append(ListMemo())   # innermost: the SDK's own middleware still runs
+    return server
 
 
 def entries_of(tools: list[dict[str, Any]]) -> dict[str, _Entry]:

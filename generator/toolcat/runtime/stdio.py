@@ -30,8 +30,10 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.server.lowlevel import Server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
+from pydantic_core import to_json
 
 from .containment import scrub
+from .listing import ListMemo
 
 MAX_DEPTH = 128
 PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR = -32700, -32600, -32603
@@ -121,8 +123,13 @@ def _message(value: Any) -> types.JSONRPCMessage | list[types.JSONRPCError]:
     return message
 
 
-def encode(message: types.JSONRPCMessage) -> bytes:
-    """One line of JSON for `message`; never raises."""
+def encode(message: types.JSONRPCMessage, memo: ListMemo | None = None) -> bytes:
+    """One line of JSON for `message`; never raises. A tools/list page `memo` remembers is
+    written from its JSON text (the same bytes pydantic writes: tested)."""
+    if memo is not None and isinstance(message, types.JSONRPCResponse):
+        text = memo.text(message.result)
+        if text is not None:
+            return b'{"jsonrpc":"2.0","id":%b,"result":%b}\n' % (to_json(message.id), text)
     try:
         return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
     except Exception:  # a lone surrogate, or nesting pydantic cannot write
@@ -150,12 +157,17 @@ async def _read(wire: BinaryIO, inbox: MemoryObjectSendStream[SessionMessage | E
                 await inbox.send(SessionMessage(got))
 
 
-async def _write(wire: BinaryIO, outbox: MemoryObjectReceiveStream[SessionMessage]) -> None:
-    out = anyio.wrap_file(wire)
+async def _write(wire: BinaryIO, outbox: MemoryObjectReceiveStream[SessionMessage],
+                 memo: ListMemo | None) -> None:
     async with outbox:
         async for item in outbox:
-            await out.write(encode(item.message))
-            await out.flush()
+            # One hop to a worker thread per answer (write and flush together), not two.
+            await anyio.to_thread.run_sync(_put, wire, encode(item.message, memo))
+
+
+def _put(wire: BinaryIO, line: bytes) -> None:
+    wire.write(line)
+    wire.flush()
 
 
 @contextmanager
@@ -190,6 +202,7 @@ async def serve_stdio(server: Server[Any], stdin: BinaryIO | None = None,
         outbox, outbox_receive = anyio.create_memory_object_stream[SessionMessage](0)
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(_read, wire_in, inbox_send, outbox.clone())
-            tasks.start_soon(_write, wire_out, outbox_receive)
+            memo = next((m for m in server.middleware if isinstance(m, ListMemo)), None)
+            tasks.start_soon(_write, wire_out, outbox_receive, memo)
             async with outbox:
                 await server.run(inbox, outbox, server.create_initialization_options())
