@@ -37,6 +37,9 @@ from typing import Any
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+from helpers.stub_api import free_port  # noqa: E402 - the tests' one free-port helper
+
 EXPECTED = REPO / "tests" / "conformance" / "expected-failures.yaml"
 REVISIONS = ("2025-11-25", "2026-07-28")
 BAD = ("FAILURE", "WARNING")
@@ -129,13 +132,6 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def _wait_for(port: int, process: subprocess.Popen[bytes], seconds: float = 60.0) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -152,7 +148,7 @@ def _wait_for(port: int, process: subprocess.Popen[bytes], seconds: float = 60.0
 @contextmanager
 def serving(catalog: str, log: Path) -> Iterator[str]:
     """`toolcat serve CATALOG --transport http` on 127.0.0.1; yields its MCP URL."""
-    port, closed = _free_port(), _free_port()
+    port, closed = free_port(), free_port()
     toolcat = Path(sys.executable).with_name("toolcat")
     command = [str(toolcat), "serve", catalog, "--transport", "http", "--host", "127.0.0.1",
                "--port", str(port), "--base-url", f"http://127.0.0.1:{closed}"]
