@@ -56,13 +56,36 @@ def test_scaling_slices_by_operations_and_measures_each_slice() -> None:
         assert float(row[3]) == pytest.approx(float(row[2]) * 1000 / int(row[0]), rel=0.02)
 
 
-def test_a_slice_keeps_the_first_operations_and_every_component() -> None:
+def test_a_slice_spreads_over_the_document_and_holds_the_smaller_slices() -> None:
+    """A slice of N keeps exactly N operations, in the document's order, drawn from all
+    over it (not its first paths), each slice inside the next; a path item's own keys
+    stay with it, a path item without a kept operation goes, components stay whole."""
+    paths = {f"/p{i:03}": {"parameters": [{"name": "x"}], "get": {}, "delete": {}}
+             for i in range(200)}
+    document = {"openapi": "3.0.3", "components": {"schemas": {"A": {}}}, "paths": paths}
     with script("bench") as bench:
-        document = {"openapi": "3.0.3", "components": {"schemas": {"A": {}}},
-                    "paths": {"/a": {"parameters": [], "get": {}, "post": {}},
-                              "/b": {"get": {}, "delete": {}}, "/c": {"put": {}}}}
-        part = bench.operations_slice(document, 3)
-    assert part["paths"] == {"/a": {"parameters": [], "get": {}, "post": {}},
-                             "/b": {"get": {}}}, part["paths"]
-    assert part["components"] == document["components"]
-    assert document["paths"]["/b"] == {"get": {}, "delete": {}}, "the document was changed"
+        slices = {n: bench.operations_slice(document, n) for n in (0, 10, 100, 400, 999)}
+    kept = {n: [(p, m) for p, item in part["paths"].items() for m in item if m != "parameters"]
+            for n, part in slices.items()}
+    assert [len(kept[n]) for n in (0, 10, 100, 400, 999)] == [0, 10, 100, 400, 400], kept[10]
+    assert set(kept[10]) < set(kept[100]) < set(kept[400]), "a slice holds the smaller ones"
+    assert kept[100] == sorted(kept[100], key=lambda pm: (pm[0], pm[1] == "delete"))
+    assert kept[100][-1][0] > "/p150", "not spread"
+    assert kept[100][0][0] < "/p050", "not spread"
+    assert all(item["parameters"] == [{"name": "x"}] for item in slices[10]["paths"].values())
+    assert len(slices[10]["paths"]) <= 10
+    assert slices[10]["components"] == document["components"]
+    assert document["paths"]["/p000"] == {"parameters": [{"name": "x"}], "get": {},
+                                          "delete": {}}, "the document was changed"
+
+
+def test_flatness_compares_the_upper_half_with_the_lower() -> None:
+    """Linear CPU (1 ms per operation) reads about 1; CPU growing as the square reads the
+    ratio the sentence gives for a square."""
+    with script("bench") as bench:
+        linear = bench.flatness([(n, 0.5 + n / 1000) for n in (100, 500, 1000, 1500)])
+        square = bench.flatness([(n, 0.5 + n * n / 1e6) for n in (100, 500, 1000, 1500)])
+    assert "from 100 to 1,000 operations: 1.00 ms; from 1,000 to 1,500: 1.00 ms; " \
+           "upper / lower 1.00" in linear, linear
+    assert "upper / lower 2.27" in square, square
+    assert "the square of the operations 2.27" in square, square
