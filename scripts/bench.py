@@ -12,6 +12,10 @@ validation included). check trusts nothing in the folder itself.
 CPU time (user + sys, median) is printed too: on a busy machine wall time says
 more about the neighbours than about toolcat.
 
+`--scaling` (or `--scaling-only`) also measures `generate` on slices of one document's
+operations, 100 to 1,500 of Cloudflare's 1,533 by default (`--scaling-spec`, `--sizes`),
+for issue 25's linear-cost target.
+
 Prints a Markdown table on stdout, progress on stderr. Not part of the test suite
 (tests/project/test_bench_script.py only checks that it still runs).
 """
