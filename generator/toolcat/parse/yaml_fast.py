@@ -134,7 +134,7 @@ def _on_big_stack(text: str) -> Any:
     def read() -> None:
         try:
             result[0] = yaml_rs.loads(text, parse_datetime=False)
-        except BaseException:  # noqa: BLE001 - a Rust panic is a BaseException
+        except BaseException:  # a Rust panic (pyo3) is no Exception
             result[0] = None
 
     thread = threading.Thread(target=read, name="toolcat-yaml", daemon=True)
