@@ -88,23 +88,37 @@ def _screened(data: bytes) -> bool:
 
 
 def _plain(value: Any, depth: int) -> bool:
-    """Whether the tree ``yaml_rs`` built holds only what the stock path would build."""
+    """Whether the tree ``yaml_rs`` built holds only what the stock path would build
+    (one call per container: scalars are looked at in their container's loop)."""
     if depth > _MAX_DEPTH:
         return False
+    items: Any = value
+    if type(value) is dict:
+        for key in value:
+            if type(key) is not str or key[:1] in _INDICATORS or key == "<<":
+                return False
+        items = value.values()
+    elif type(value) is not list:
+        return _scalar(value)
+    for item in items:
+        kind = type(item)
+        if kind is str:
+            if item[:1] in _INDICATORS:
+                return False
+        elif kind is dict or kind is list:
+            if not _plain(item, depth + 1):
+                return False
+        elif not _scalar(item):
+            return False
+    return True
+
+
+def _scalar(value: Any) -> bool:
     kind = type(value)
     if kind is str:
         return value[:1] not in _INDICATORS
     if kind is bool or value is None:
         return True
-    if kind is dict:
-        for key, item in value.items():
-            if type(key) is not str or key == "<<" or key[:1] in _INDICATORS:
-                return False
-            if not _plain(item, depth + 1):
-                return False
-        return True
-    if kind is list:
-        return all(_plain(item, depth + 1) for item in value)
     if kind is int:
         return bool(value.bit_length() < _MAX_BITS)
     if kind is float:
