@@ -156,6 +156,19 @@ def test_deep_block_nesting_runs_on_a_big_stack() -> None:
     assert threading.stack_size() == before
 
 
+def test_no_thread_for_yaml_rs_means_the_stock_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    data = FAST["scalars"].encode()
+    stock = _stock(data, monkeypatch)
+    before = threading.stack_size()
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    assert yaml_fast.fast_load(data) is None
+    assert threading.stack_size() == before
+    assert _outcome(data) == stock
+
+
 # --- Differential: random documents from fragments ------------------------------
 
 _VALUES = [

@@ -23,7 +23,7 @@ the tree and every error, location and refusal word for word:
   path reports it with its line.
 
 ``yaml_rs`` recurses once per level of nesting: it runs on a thread whose stack
-holds ``yaml_limits.SAFE_BOUND`` levels many times over, and only on documents
+holds ``yaml_limits.SAFE_BOUND`` levels eight times over, and only on documents
 that bound is known to hold.
 """
 
@@ -66,7 +66,9 @@ _NUMBERISH = frozenset(b"-+._0123456789abcdefABCDEFxXoObB")
 _INDICATORS = frozenset("|>?:")
 _MAX_DEPTH = 100    # yaml_build's _DEEPEST: deeper documents are the stock path's
 _MAX_BITS = 13_000  # about 3,900 digits: near sys.int_info's limit the stock path decides
-_STACK = 256 * 1024 * 1024  # bytes of thread stack: yaml_rs needs under 1 KB a level
+# Bytes of thread stack: yaml_rs read 7,900 levels (mappings, and sequences in them)
+# on an 8 MiB stack; 8,000 levels is all nesting_bound lets through.
+_STACK = 64 * 1024 * 1024
 
 
 def _screened(data: bytes) -> bool:
@@ -152,9 +154,14 @@ def _on_big_stack(text: str) -> Any:
             result[0] = None
 
     thread = threading.Thread(target=read, name="toolcat-yaml", daemon=True)
-    before = threading.stack_size(_STACK)  # read when the thread starts
+    try:
+        before = threading.stack_size(_STACK)  # read when the thread starts
+    except (ValueError, RuntimeError):  # no settable stack here: the stock path reads
+        return None
     try:
         thread.start()
+    except RuntimeError:  # no memory for the stack: the stock path reads
+        return None
     finally:
         threading.stack_size(before)
     thread.join()
