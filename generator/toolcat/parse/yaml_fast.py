@@ -34,8 +34,6 @@ import re
 import threading
 from typing import Any
 
-import yaml_rs
-
 from .yaml_limits import SAFE_BOUND, nesting_bound
 
 # Each pattern starts with a literal, so the regex engine skips quickly through
@@ -144,7 +142,10 @@ def fast_load(data: bytes) -> dict[str, Any] | None:
 
 
 def _on_big_stack(text: str) -> Any:
-    """``yaml_rs.loads`` on a thread with a known, large stack; ``None`` on any error."""
+    """``yaml_rs.loads`` on a thread with a known, large stack; ``None`` on any error.
+    Imported here: a JSON spec never needs it (about 10 ms)."""
+    import yaml_rs  # noqa: PLC0415
+
     result: list[Any] = [None]
 
     def read() -> None:
