@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..catalog.format import FORMAT_VERSION, tools_digest
+from ..catalog.format import FORMAT_VERSION
 from ..jsonio import dumps
 from ..model.types import Catalog
+from .served import served
 
 
 def catalog_data(catalog: Catalog) -> dict[str, Any]:
-    mcp = [t.mcp_json() for t in catalog.tools]
+    """The data of ``catalog.json``, built afresh (the caller's to change)."""
+    tools = served(catalog.tools)
     toolsets = {"toolsets": {name: list(names) for name, names in catalog.toolsets}
                 } if catalog.toolsets else {}
     return {
@@ -25,13 +27,26 @@ def catalog_data(catalog: Catalog) -> dict[str, Any]:
             "verdict": catalog.source.verdict,
             "problems": catalog.source.problems,
         },
-        "digest": tools_digest(mcp),
+        "digest": tools.digest,
         "exclusions": [{"operation": e.operation, "reason": e.reason}
                        for e in catalog.exclusions],
-        "tools": [{"tool": m, "binding": t.binding.as_json()}
-                  for m, t in zip(mcp, catalog.tools, strict=True)],
+        "tools": [{"tool": dict(m), "binding": t.binding.as_json()}
+                  for m, t in zip(tools.mcp, catalog.tools, strict=True)],
     }
 
 
+_CHECKED: list[tuple[Catalog, dict[str, Any]]] = []
+
+
+def checked_data(catalog: Catalog) -> dict[str, Any]:
+    """``catalog_data``, shared by the catalog check and ``render_catalog`` of the very
+    same catalog (the last one only; neither changes it)."""
+    if _CHECKED and _CHECKED[0][0] is catalog:
+        return _CHECKED[0][1]
+    data = catalog_data(catalog)
+    _CHECKED[:] = [(catalog, data)]
+    return data
+
+
 def render_catalog(catalog: Catalog) -> bytes:
-    return dumps(catalog_data(catalog))
+    return dumps(checked_data(catalog))
