@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model.types import Catalog, Tool
+from ..parse.inputs import Read
+from ..parse.limits import read_bounded
 from ..text.escape import code, markdown_cell
 from ..text.templates import environment
 from ..vocab.mcp import HINT_DEFAULTS
@@ -46,8 +48,9 @@ def row(tool: Tool) -> Row:
                tool.binding.semantics or NONE, " ".join(flags) or NONE)
 
 
-def render_summary(catalog: Catalog, templates: Path | None = None) -> bytes:
-    env = environment(templates)
+def render_summary(catalog: Catalog, templates: Path | None = None,
+                   read: Read = read_bounded) -> bytes:
+    env = environment(templates, read)
     rows = sorted((row(t) for t in catalog.tools), key=lambda r: r.name)
     exclusions = sorted(catalog.exclusions, key=lambda e: e.operation)
     tools = served(catalog.tools)
