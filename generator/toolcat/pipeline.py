@@ -40,7 +40,7 @@ from .overrides.apply import apply_overrides
 from .overrides.schema import read_overrides
 from .parse.inputs import Inputs, Read, SpecFiles
 from .parse.limits import read_bounded
-from .render.catalog import render_catalog
+from .render.catalog import prepare_tools, render_catalog
 from .render.catalog_check import check_catalog
 from .run import Run
 from .text.python_format import black_format, black_key
@@ -250,6 +250,7 @@ def _render_module_and_summary(catalog: Catalog, *, models: bool = False,
     from .render.summary import render_summary  # noqa: PLC0415
 
     formatter = cached_formatter(black_format, black_key)
+    prepare_tools(catalog)   # catalog.json's tools, before the validator's verdict
     files = {MODULE_FILE: render_python(catalog, templates, formatter=formatter,
                                         regenerate=regenerate,
                                         regenerate_from=regenerate_from, read=read),

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from toolcat.catalog.format import tools_digest
 from toolcat.jsonio import dumps
-from toolcat.model.types import Catalog
-from toolcat.render.catalog import catalog_data, checked_data, render_catalog
+from toolcat.model.types import Catalog, Exclusion
+from toolcat.render.catalog import catalog_data, checked_data, prepare_tools, render_catalog
 from toolcat.render.served import served
 from toolcat.render.size import list_json, list_size, tool_json, tool_size
 
@@ -74,14 +74,34 @@ def test_another_tuple_of_tools_is_served_afresh(example_catalog: Catalog) -> No
     assert len(catalog_data(fewer)["tools"]) == len(fewer.tools)
 
 
-def test_catalog_data_is_the_callers_and_checked_data_shared(
+def test_catalog_data_is_the_callers_and_the_checks_entries_shared(
         example_catalog: Catalog) -> None:
     """catalog_data is built afresh for each caller (tests change it); the check and
-    render_catalog share one, and render it as catalog_data renders."""
+    render_catalog share the entries prepare_tools made."""
     data = catalog_data(example_catalog)
     data["tools"][0]["tool"]["name"] = "changed"
     assert catalog_data(example_catalog)["tools"][0]["tool"]["name"] != "changed"
-    assert checked_data(example_catalog) is checked_data(example_catalog)
-    assert render_catalog(example_catalog) == dumps(catalog_data(example_catalog))
-    other = replace(example_catalog, source=replace(example_catalog.source, problems=3))
-    assert checked_data(other)["source"]["problems"] == 3
+    prepare_tools(example_catalog)
+    assert checked_data(example_catalog)["tools"] is checked_data(example_catalog)["tools"]
+    assert checked_data(example_catalog) == catalog_data(example_catalog)
+
+
+def _variants(catalog: Catalog) -> list[Catalog]:
+    names = tuple(sorted(t.name for t in catalog.tools))
+    return [catalog,
+            replace(catalog, source=replace(catalog.source, verdict="invalid", problems=3)),
+            replace(catalog, toolsets=(("all", names), ("one", names[:1]))),
+            replace(catalog, tools=(), toolsets=(("none", ()),)),
+            replace(catalog, tools=catalog.tools[:1],
+                    exclusions=(Exclusion("GET /x", "a \"tools\": [] reason"),))]
+
+
+def test_catalog_json_is_dumps_of_its_data(example_catalog: Catalog) -> None:
+    """Joined from its members (the tools' rendered ahead of the verdict), the bytes
+    dumps writes for the whole: with and without toolsets, no tools, an exclusion."""
+    for catalog in _variants(example_catalog):
+        expected = dumps(catalog_data(catalog))
+        assert render_catalog(catalog) == expected
+        prepare_tools(catalog)
+        verdict = replace(catalog, source=replace(catalog.source, problems=7))
+        assert render_catalog(verdict) == dumps(catalog_data(verdict))
