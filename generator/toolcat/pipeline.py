@@ -40,7 +40,7 @@ from .overrides.apply import apply_overrides
 from .overrides.schema import read_overrides
 from .parse.inputs import Inputs, Read, SpecFiles
 from .parse.limits import read_bounded
-from .render.catalog import render_catalog
+from .render.catalog import prepare_tools, render_catalog
 from .render.catalog_check import check_catalog
 from .run import Run
 from .text.python_format import black_format, black_key
@@ -171,13 +171,13 @@ def _build(run: Run, known_valid: str | None, render: bool) -> Built:
                         else (None, {}))
     spec = load_spec(target.spec, known_valid, target.ref_root, target.overlays, run.read)
     try:
-        return _built(target, spec, overrides, lines, render)
+        return _built(target, spec, overrides, lines, render, run.read)
     except ToolcatError as exc:   # a part an overlay wrote: named in that overlay
         raise spec.overlaid.relocate(exc, str(target.spec)) from None
 
 
 def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
-           render: bool) -> Built:
+           render: bool, read: Read) -> Built:
     notes: list[Problem] = []   # the model stage's findings (operationIds shared)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
@@ -199,7 +199,8 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
         files = (_render_module_and_summary(catalog, models=target.models,
                                             templates=target.templates,
                                             regenerate=target.regenerate,
-                                            regenerate_from=target.regenerate_from)
+                                            regenerate_from=target.regenerate_from,
+                                            read=read)
                  if render else None)
     except Exception as exc:
         findings = spec.validated().plus(notes)
@@ -240,22 +241,24 @@ def render_files(catalog: Catalog, *, models: bool = False, templates: Path | No
 
 def _render_module_and_summary(catalog: Catalog, *, models: bool = False,
                                templates: Path | None = None, regenerate: str = "",
-                               regenerate_from: str = "") -> Files:
+                               regenerate_from: str = "", read: Read = read_bounded) -> Files:
     """The files that do not record the validator's verdict (black's part remembered
-    by this machine, never read back from the folder on disk). jinja2 is imported
-    here, once the validator's process has forked: it is not the validator's to wait for."""
+    by this machine, never read back from the folder on disk), templates read through
+    ``read`` (the run's). jinja2 is imported here, once the validator's process has
+    forked: it is not the validator's to wait for."""
     from .render.python_module import render_python  # noqa: PLC0415
     from .render.summary import render_summary  # noqa: PLC0415
 
     formatter = cached_formatter(black_format, black_key)
+    prepare_tools(catalog)   # catalog.json's tools, before the validator's verdict
     files = {MODULE_FILE: render_python(catalog, templates, formatter=formatter,
                                         regenerate=regenerate,
-                                        regenerate_from=regenerate_from),
-             SUMMARY_FILE: render_summary(catalog, templates)}
+                                        regenerate_from=regenerate_from, read=read),
+             SUMMARY_FILE: render_summary(catalog, templates, read)}
     if models:
         from .models.render import render_models  # noqa: PLC0415 - 0.5 s import
 
         files[MODELS_FILE] = render_models(catalog, templates, formatter=formatter,
                                            regenerate=regenerate,
-                                           regenerate_from=regenerate_from)
+                                           regenerate_from=regenerate_from, read=read)
     return files

@@ -97,8 +97,9 @@ def test_generate_then_check(project: Path, toolcat: RunCli,
                              monkeypatch: pytest.MonkeyPatch) -> None:
     """generate (nothing cached), check (the memo vouches), serve (up to the server's
     start), check of a changed folder (the bundle cache has the spec, the memo no longer
-    vouches): once each."""
-    inputs = _inputs(project)
+    vouches): once each, the templates folder's file too (the record, the memo's key and
+    the jinja2 loader read it through the run's Inputs)."""
+    inputs = [*_inputs(project), project.parent / "api" / "templates" / "summary.md.jinja"]
     _read_once(_reads(toolcat, "generate", "--config", project), inputs)
     _read_once(_reads(toolcat, "check", "--config", project), inputs)
     served: list[object] = []

@@ -105,7 +105,7 @@ def test_black_version_is_part_of_the_key(example_catalog: Catalog, fresh: bytes
     black_run = Counting()
     formatter = cached_formatter(black_run, black_key)
     render_python(example_catalog, own, formatter=formatter)
-    monkeypatch.setattr(python_format, "version", lambda name: "0.0.0")
+    monkeypatch.setattr(python_format, "installed_version", lambda name: "0.0.0")
     result = render_python(example_catalog, own, formatter=formatter)
     assert black_run.calls == 2, "an answer of another black version was reused"
     assert result.split(b"\n", 1)[0] != fresh.split(b"\n", 1)[0]

@@ -32,6 +32,8 @@ import pydantic
 from ..errors import fail
 from ..jsonio import dumps, loads
 from ..model.types import Catalog
+from ..parse.inputs import Read
+from ..parse.limits import read_bounded
 from ..text.escape import Escaped
 from ..text.python_format import black_format
 from ..text.templates import environment
@@ -71,12 +73,13 @@ class TypedTool:
 
 def render_models(catalog: Catalog, templates: Path | None = None,
                   formatter: Callable[[str], str] | None = None,
-                  regenerate: str = "", regenerate_from: str = "") -> bytes:
+                  regenerate: str = "", regenerate_from: str = "",
+                  read: Read = read_bounded) -> bytes:
     """models.py's bytes; ``formatter``: black, or a memo of it (black's input decides);
     ``regenerate``: the command that regenerates it, run from ``regenerate_from``."""
     document = models_document(catalog)
     tools = typed_tools(catalog, document)
-    text = environment(templates).get_template(TEMPLATE).render(
+    text = environment(templates, read).get_template(TEMPLATE).render(
         name=catalog.name,
         regenerate=regenerate or f"toolcat generate {catalog.name}",
         regenerate_from=regenerate_from,

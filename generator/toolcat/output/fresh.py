@@ -43,7 +43,7 @@ def _outputs_key(target: Target, read: Read) -> str:
     # repr names every field of the target, a frozen dataclass of plain values.
     parts = [environment_digest(), repr(target), str(root),
              str(target.output.resolve()), sha256_hex(read_input(root, read)),
-             sha256_hex(overrides), folder_digest(target.templates) or "",
+             sha256_hex(overrides), folder_digest(target.templates, read) or "",
              *(sha256_hex(read_input(overlay, read)) for overlay in target.overlays)]
     return sha256_hex("\0".join(parts).encode())
 

@@ -41,7 +41,7 @@ def make_record(target: Target, spec_files: SpecFiles, files: Files, tools: int,
     return dumps({
         "format": FORMAT,
         "versions": list(pinned_versions()),
-        "settings": _settings(target),
+        "settings": _settings(target, read),
         "spec": dict(sorted(spec_files.relative(target.spec).items())),
         "overrides": _overrides(target, read),
         **_overlays(target, read),
@@ -50,12 +50,12 @@ def make_record(target: Target, spec_files: SpecFiles, files: Files, tools: int,
     })
 
 
-def _settings(target: Target) -> dict[str, Any]:
+def _settings(target: Target, read: Read) -> dict[str, Any]:
     """What of the target shapes the output, besides the files it names."""
     settings: dict[str, Any] = {
         "name": target.name, "spec": target.spec_label, "prefix": target.prefix,
         "nameBudget": target.name_budget, "openWorld": target.open_world,
-        "models": target.models, "templates": folder_digest(target.templates)}
+        "models": target.models, "templates": folder_digest(target.templates, read)}
     if target.regenerate:       # named in the module, so part of what shapes it
         settings["regenerate"] = target.regenerate
     if target.regenerate_from:

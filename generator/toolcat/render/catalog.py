@@ -1,16 +1,37 @@
-"""``catalog.json``: every tool as ``tools/list`` returns it, plus its HTTP binding."""
+"""``catalog.json``: every tool as ``tools/list`` returns it, plus its HTTP binding.
+
+Most of its bytes are the ``tools`` member, a function of the tools alone; only
+``source`` records the validator's verdict. So a run renders the tools' part while
+the validator still works (``prepare_tools``, from the pipeline's render of the
+module and summary), and once the verdict is known writes the rest around it: the
+members before ``tools`` in one ``dumps``, those after it each on their own, joined
+as orjson joins a dict's members (sorted keys, two-space indent), the bytes ``dumps``
+writes for the whole (tests/render/test_served.py holds them equal).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from ..catalog.format import FORMAT_VERSION, tools_digest
+from ..catalog.format import FORMAT_VERSION
 from ..jsonio import dumps
-from ..model.types import Catalog
+from ..model.types import Catalog, Tool
+from .served import served
 
 
 def catalog_data(catalog: Catalog) -> dict[str, Any]:
-    mcp = [t.mcp_json() for t in catalog.tools]
+    """The data of ``catalog.json``, built afresh (the caller's to change)."""
+    return _data(catalog, _entries(catalog))
+
+
+def _entries(catalog: Catalog) -> list[dict[str, Any]]:
+    tools = served(catalog.tools)
+    return [{"tool": dict(m), "binding": t.binding.as_json()}
+            for m, t in zip(tools.mcp, catalog.tools, strict=True)]
+
+
+def _data(catalog: Catalog, entries: list[dict[str, Any]]) -> dict[str, Any]:
     toolsets = {"toolsets": {name: list(names) for name, names in catalog.toolsets}
                 } if catalog.toolsets else {}
     return {
@@ -25,13 +46,51 @@ def catalog_data(catalog: Catalog) -> dict[str, Any]:
             "verdict": catalog.source.verdict,
             "problems": catalog.source.problems,
         },
-        "digest": tools_digest(mcp),
+        "digest": served(catalog.tools).digest,
         "exclusions": [{"operation": e.operation, "reason": e.reason}
                        for e in catalog.exclusions],
-        "tools": [{"tool": m, "binding": t.binding.as_json()}
-                  for m, t in zip(mcp, catalog.tools, strict=True)],
+        "tools": entries,
     }
 
 
+@dataclass(frozen=True)
+class _Prepared:
+    tools: tuple[Tool, ...]
+    entries: list[dict[str, Any]]   # catalog_data's "tools", read only
+    member: bytes                   # the ``"tools": [...]`` member as catalog.json holds it
+
+
+_PREPARED: list[_Prepared] = []
+
+
+def prepare_tools(catalog: Catalog) -> None:
+    """Render the ``tools`` member of ``catalog``'s catalog.json ahead of its verdict
+    (remembered for the very same tuple of tools, the last one only)."""
+    _prepared(catalog)
+
+
+def _prepared(catalog: Catalog) -> _Prepared:
+    if _PREPARED and _PREPARED[0].tools is catalog.tools:
+        return _PREPARED[0]
+    entries = _entries(catalog)
+    prepared = _Prepared(catalog.tools, entries, _member("tools", entries))
+    _PREPARED[:] = [prepared]
+    return prepared
+
+
+def _member(key: str, value: Any) -> bytes:
+    """``"key": value`` as it sits in a dict ``dumps`` writes (at the first level)."""
+    return dumps({key: value})[2:-3]
+
+
+def checked_data(catalog: Catalog) -> dict[str, Any]:
+    """``catalog_data``, for the catalog check and ``render_catalog``: its tools' entries
+    shared with ``prepare_tools`` (neither changes them)."""
+    return _data(catalog, _prepared(catalog).entries)
+
+
 def render_catalog(catalog: Catalog) -> bytes:
-    return dumps(catalog_data(catalog))
+    data = checked_data(catalog)
+    head = dumps({key: value for key, value in data.items() if key < "tools"})
+    after = [_member(key, data[key]) for key in sorted(data) if key > "tools"]
+    return b",\n".join([head[:-3], _prepared(catalog).member, *after]) + b"\n}\n"

@@ -22,7 +22,7 @@ import jsonschema_rs
 from ..errors import Problem, ToolcatError
 from ..model.types import Catalog
 from ..vocab.pointers import pointer
-from .catalog import catalog_data
+from .catalog import checked_data
 
 SHOWN = 20
 _META = "https://json-schema.org/draft/2020-12/schema"
@@ -42,7 +42,7 @@ def _validator() -> Any:
 def check_catalog(catalog: Catalog, file: str) -> None:
     """Refuse, located, a catalog that would fail ``catalog.schema.json``."""
     problems = []
-    for error in _validator().iter_errors(catalog_data(catalog)):
+    for error in _validator().iter_errors(checked_data(catalog)):
         path = list(error.instance_path)
         where = "/"
         if len(path) > 1 and path[0] == "tools" and isinstance(path[1], int):

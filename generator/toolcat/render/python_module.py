@@ -34,6 +34,8 @@ import jinja2
 
 from ..identity import DEFAULT_TEMPLATES
 from ..model.types import Catalog
+from ..parse.inputs import Read
+from ..parse.limits import read_bounded
 from ..text.python_format import NotBlackStyle, black_format, black_key, black_literal, fits
 from ..text.templates import environment
 from ..vocab.digests import sha256_hex as _sha256
@@ -45,11 +47,12 @@ FORMATTED = "# toolcat-formatted: "
 
 def render_python(catalog: Catalog, templates: Path | None = None,
                   formatter: Callable[[str], str] | None = None,
-                  regenerate: str = "", regenerate_from: str = "") -> bytes:
+                  regenerate: str = "", regenerate_from: str = "",
+                  read: Read = read_bounded) -> bytes:
     """The module's bytes; ``formatter``: black, or a memo of it (see above);
     ``regenerate``: the command that regenerates it in its project, run from
-    ``regenerate_from`` (empty: the repository's root)."""
-    template = environment(templates).get_template(TEMPLATE)
+    ``regenerate_from`` (empty: the repository's root); templates read through ``read``."""
+    template = environment(templates, read).get_template(TEMPLATE)
     values = {"name": catalog.name,
               "regenerate": regenerate or f"toolcat generate {catalog.name}",
               "regenerate_from": regenerate_from, "spec": catalog.source.spec,

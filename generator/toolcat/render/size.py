@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from ..jsonio import dumps
@@ -27,10 +28,6 @@ LARGEST = 5   # tools named as the largest contributors
 def estimate_tokens(size: int) -> int:
     """About how many tokens `size` bytes of JSON are (see the module's docstring)."""
     return -(-size // BYTES_PER_TOKEN)
-
-
-def _json_size(value: Any) -> int:
-    return len(dumps(value, indent=False))
 
 
 @dataclass(frozen=True)
@@ -60,18 +57,47 @@ class ListSize:
         return estimate_tokens(self.total)
 
 
+@cache
+def _key(name: str) -> bytes:
+    return _compact(name) + b":"
+
+
+def _compact(value: Any) -> bytes:
+    return dumps(value, indent=False)
+
+
+def tool_json(tool: dict[str, Any]) -> tuple[bytes, ToolSize]:
+    """A tool's compact JSON (the bytes of ``dumps(tool, indent=False)``) and its size by
+    part, each member serialised once: the tool's JSON is its members' joined as orjson
+    joins them (sorted keys, no spaces; tests/render/test_served.py holds them equal)."""
+    parts = {key: _compact(tool[key]) for key in sorted(tool)}
+    data = b"{" + b",".join([_key(key) + part for key, part in parts.items()]) + b"}"
+    title, description = parts.get("title", b""), parts.get("description", b"")
+    output = parts.get("outputSchema", b"")
+    return data, ToolSize(str(tool["name"]), len(data), len(title) + len(description),
+                          len(parts["inputSchema"]), len(output))
+
+
+def list_json(items: Sequence[bytes]) -> bytes:
+    """The compact JSON of a list, from the compact JSON of each item."""
+    return b"[" + b",".join(items) + b"]"
+
+
 def tool_size(tool: dict[str, Any]) -> ToolSize:
-    texts = sum(_json_size(tool[k]) for k in ("title", "description") if k in tool)
-    output = tool.get("outputSchema")
-    return ToolSize(str(tool["name"]), _json_size(tool), texts,
-                    _json_size(tool["inputSchema"]),
-                    0 if output is None else _json_size(output))
+    return tool_json(tool)[1]
 
 
-def list_size(tools: Sequence[dict[str, Any]], largest: int = LARGEST) -> ListSize:
-    """The size of `tools/list` serving `tools` (catalog `tool` objects)."""
-    sizes = [tool_size(t) for t in tools]
+_WRAPPED = len(b'{"tools":[]}')
+
+
+def list_size(tools: Sequence[dict[str, Any]], largest: int = LARGEST,
+              sizes: Sequence[ToolSize] | None = None) -> ListSize:
+    """The size of `tools/list` serving `tools` (catalog `tool` objects; ``sizes``: their
+    ``tool_size``, when known): `{"tools":[...]}` is its tools' JSON, commas between."""
+    if sizes is None:
+        sizes = [tool_size(t) for t in tools]
     ranked = sorted(sizes, key=lambda s: (-s.total, s.name))
-    return ListSize(len(sizes), _json_size({"tools": list(tools)}),
-                    sum(s.texts for s in sizes), sum(s.inputs for s in sizes),
-                    sum(s.outputs for s in sizes), tuple(ranked[:largest]))
+    total = _WRAPPED + sum(s.total for s in sizes) + max(len(sizes) - 1, 0)
+    return ListSize(len(sizes), total, sum(s.texts for s in sizes),
+                    sum(s.inputs for s in sizes), sum(s.outputs for s in sizes),
+                    tuple(ranked[:largest]))

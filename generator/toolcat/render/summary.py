@@ -11,9 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model.types import Catalog, Tool
+from ..parse.inputs import Read
+from ..parse.limits import read_bounded
 from ..text.escape import code, markdown_cell
 from ..text.templates import environment
 from ..vocab.mcp import HINT_DEFAULTS
+from .served import served
 from .size import BYTES_PER_TOKEN, list_size
 
 __all__ = ["code", "markdown_cell", "render_summary", "row"]
@@ -45,13 +48,16 @@ def row(tool: Tool) -> Row:
                tool.binding.semantics or NONE, " ".join(flags) or NONE)
 
 
-def render_summary(catalog: Catalog, templates: Path | None = None) -> bytes:
-    env = environment(templates)
+def render_summary(catalog: Catalog, templates: Path | None = None,
+                   read: Read = read_bounded) -> bytes:
+    env = environment(templates, read)
     rows = sorted((row(t) for t in catalog.tools), key=lambda r: r.name)
     exclusions = sorted(catalog.exclusions, key=lambda e: e.operation)
-    served = {t.name: t.mcp_json() for t in catalog.tools}
-    size = list_size(list(served.values()))
-    toolsets = [(name, list_size([served[n] for n in names]))
+    tools = served(catalog.tools)
+    by_name = {size.name: (mcp, size) for mcp, size in zip(tools.mcp, tools.sizes, strict=True)}
+    size = list_size(tools.mcp, sizes=tools.sizes)
+    toolsets = [(name, list_size([by_name[n][0] for n in names],
+                                 sizes=[by_name[n][1] for n in names]))
                 for name, names in catalog.toolsets]
     text = env.get_template(TEMPLATE).render(
         name=catalog.name, spec=catalog.source.spec, rows=rows, exclusions=exclusions,

@@ -69,6 +69,8 @@ def visible(text: str) -> str:
 def code(text: str) -> Escaped:
     """Markdown inline code that survives backticks and shows hidden characters."""
     shown = visible(text)
+    if "`" not in shown:   # the usual name or path: one backtick fences it
+        return Escaped(f"`{shown}`")
     fence = "`" * (max((len(run) for run in re.findall("`+", shown)), default=0) + 1)
     pad = " " if shown.startswith("`") or shown.endswith("`") else ""
     return Escaped(f"{fence}{pad}{shown}{pad}{fence}")

@@ -14,6 +14,8 @@ import jinja2
 from jinja2.loaders import split_template_path
 
 from ..identity import DEFAULT_TEMPLATES
+from ..parse.inputs import Read
+from ..parse.limits import read_bounded
 from .escape import FILTERS, refuse_raw
 from .template_files import read_template
 
@@ -22,8 +24,9 @@ class _BoundedLoader(jinja2.BaseLoader):
     """jinja2's file-system lookup (first folder holding the name wins), each file read
     through ``parse.limits``: a template that is a FIFO or /dev/zero is refused."""
 
-    def __init__(self, folders: list[Path]) -> None:
+    def __init__(self, folders: list[Path], read: Read) -> None:
         self.folders = folders
+        self.read = read
 
     def get_source(self, environment: jinja2.Environment,
                    template: str) -> tuple[str, str, None]:
@@ -31,15 +34,16 @@ class _BoundedLoader(jinja2.BaseLoader):
         for folder in self.folders:
             path = folder.joinpath(*parts)
             if os.path.lexists(path):
-                return read_template(path).decode("utf-8"), str(path), None
+                return read_template(path, self.read).decode("utf-8"), str(path), None
         raise jinja2.TemplateNotFound(template)
 
 
-def environment(folder: Path | None = None) -> jinja2.Environment:
-    """Templates from ``folder`` first (a user's, by file name), then the built-in ones."""
+def environment(folder: Path | None = None, read: Read = read_bounded) -> jinja2.Environment:
+    """Templates from ``folder`` first (a user's, by file name), then the built-in ones;
+    each read through ``read`` (a run's ``Inputs.read``: once a run)."""
     folders = [folder] if folder is not None else []
     env = jinja2.Environment(
-        loader=_BoundedLoader([*folders, DEFAULT_TEMPLATES]),
+        loader=_BoundedLoader([*folders, DEFAULT_TEMPLATES], read),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
