@@ -33,7 +33,7 @@ from ..errors import fail
 from ..jsonio import dumps, loads
 from ..model.types import Catalog
 from ..text.escape import Escaped
-from ..text.python_format import black_format
+from ..text.python_format import black_format, ruff_prepared
 from ..text.templates import environment
 from ..vocab.ecma import python_spelling
 from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
@@ -87,7 +87,7 @@ def render_models(catalog: Catalog, templates: Path | None = None,
         tools=tools,
     )
     with collector_paused():
-        return (formatter or black_format)(text).encode()
+        return (formatter or black_format)(ruff_prepared(text)).encode()
 
 
 @contextmanager
