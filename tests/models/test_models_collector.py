@@ -89,8 +89,8 @@ def test_same_bytes_as_with_the_collector_running(example_catalog: Catalog,
     monkeypatch.setattr(render, "_generate", _collections_during(render._generate, counts))
     running = render.render_models(
         example_catalog, formatter=_collections_during(black_format, counts))  # type: ignore[arg-type]
-    assert len(counts) == 2 and all(counts), \
-        f"collector passes during (datamodel-code-generator, black): {counts}"
+    assert len(counts) == 2, counts
+    assert all(counts), f"collector passes during (datamodel-code-generator, black): {counts}"
     assert running == paused
 
 
