@@ -90,3 +90,13 @@ def test_black_decides_where_ruff_differs(tmp_path: Path,
 def test_ruff_failing_leaves_the_text_to_black() -> None:
     broken = "def f(:\n"
     assert ruff_prepared(broken) == broken
+
+
+def test_ruff_missing_leaves_the_text_to_black(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ruff  # noqa: PLC0415
+
+    def missing() -> str:
+        raise FileNotFoundError("ruff")
+
+    monkeypatch.setattr(ruff, "find_ruff_bin", missing)
+    assert ruff_prepared("x  =  1\n") == "x  =  1\n"

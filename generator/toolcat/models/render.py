@@ -4,8 +4,9 @@ datamodel-code-generator (its Python API) writes the model classes from the
 document built in ``document.py``; a template adds the typed surface (a
 ``Protocol`` with one method per tool, and ``TYPED_TOOLS`` for
 ``toolcat.runtime.typed.serve``); the module imports pydantic, never toolcat.
-black formats the whole
-module once, with the same pinned mode as the package module.
+black formats the whole module once, with the same pinned mode as the package
+module, after ruff has formatted it in that mode (``ruff_prepared``): black then
+usually has nothing to change and runs one pass instead of two; it decides the bytes.
 
 Every option is passed explicitly, and its own formatting is off
 (``formatters=[]``): what it would format with depends on the nearest
