@@ -93,7 +93,7 @@ def test_ruff_failing_leaves_the_text_to_black() -> None:
 
 
 def test_ruff_missing_leaves_the_text_to_black(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ruff  # noqa: PLC0415
+    import ruff
 
     def missing() -> str:
         raise FileNotFoundError("ruff")
