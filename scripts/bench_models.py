@@ -4,10 +4,11 @@ Run by `make bench` after scripts/bench.py, on the same documents. For each, the
 catalog is built once in process (validation skipped: it is measured by
 bench.py), then models.py is rendered --runs times and the median CPU seconds
 (user+sys of this process: on a shared machine wall time is mostly the
-neighbours) of its three steps are printed: the schema document (naming, shared
-definitions), datamodel-code-generator, and black (each as render_models runs it:
-the last two with the garbage collector paused); then the whole render's median
-wall and CPU seconds. A document whose models fail
+neighbours, and of the ruff process it starts) of its four steps are printed: the
+schema document (naming, shared definitions), datamodel-code-generator, ruff
+(formats the module in black's mode) and black (each as render_models runs it: the
+last three with the garbage collector paused); then the whole render's median wall
+and CPU seconds. A document whose models fail
 to render says why in the last column.
 
 Prints a Markdown table on stdout, progress on stderr. Not part of the test
@@ -17,6 +18,7 @@ suite (tests/project/test_bench_models_script.py only checks that it still runs)
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import sys
 import time
@@ -31,17 +33,24 @@ from toolcat.errors import ToolcatError
 from toolcat.models.document import models_document
 from toolcat.models.render import collector_paused, model_classes, render_models
 from toolcat.pipeline import build_catalog, spec_verdict
-from toolcat.text.python_format import black_format
+from toolcat.text.python_format import black_format, ruff_prepared
 
 HEADER = ("| document | tools | models.py bytes | classes | document cpu s | "
-          "datamodel-code-generator cpu s | black cpu s | total wall s (cpu) | note |\n"
-          "|---|---:|---:|---:|---:|---:|---:|---:|---|")
+          "datamodel-code-generator cpu s | ruff cpu s | black cpu s | total wall s (cpu) "
+          "| note |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+
+
+def _cpu() -> float:
+    """user+sys seconds of this process and of the children it waited for (ruff)."""
+    own, children = (resource.getrusage(who) for who in
+                     (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _timed(step: Callable[[], Any]) -> tuple[Any, float, float]:
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu = time.perf_counter(), _cpu()
     value = step()
-    return value, time.perf_counter() - wall, time.process_time() - cpu
+    return value, time.perf_counter() - wall, _cpu() - cpu
 
 
 def row(label: str, spec: Path, runs: int) -> str:
@@ -51,28 +60,29 @@ def row(label: str, spec: Path, runs: int) -> str:
                                        output=spec.parent / "unused"), verdict)
     except ToolcatError as exc:
         reason = exc.problems[0].message[:60]
-        return f"| {label} | - | - | - | - | - | - | - | catalog fails: {reason} |"
-    steps: list[list[float]] = [[], [], [], [], []]   # document, dcg, black, total, cpu
+        return f"| {label} | - | - | - | - | - | - | - | - | catalog fails: {reason} |"
+    steps: list[list[float]] = [[], [], [], [], [], []]   # document, dcg, ruff, black, total, cpu
     size = classes = 0
     note = ""
     try:
         for _ in range(runs):
             document, _wall, doc_s = _timed(lambda: models_document(catalog))
             code, _wall, dcg_s = _timed(lambda d=document: model_classes(d.schema))
-            with collector_paused():   # as render_models runs black
-                _body, _wall, black_s = _timed(lambda c=code: black_format(c))
+            with collector_paused():   # as render_models runs ruff and black
+                styled, _wall, ruff_s = _timed(lambda c=code: ruff_prepared(c))
+                _body, _wall, black_s = _timed(lambda c=styled: black_format(c))
             # The whole render once more, as generate runs it (template included).
             data, total_s, total_cpu = _timed(lambda: render_models(catalog))
-            for values, seconds in zip(steps, (doc_s, dcg_s, black_s, total_s, total_cpu),
-                                       strict=True):
+            for values, seconds in zip(
+                    steps, (doc_s, dcg_s, ruff_s, black_s, total_s, total_cpu), strict=True):
                 values.append(seconds)
             size, classes = len(data), data.count(b"\nclass ")
     except Exception as exc:
         note = f"{type(exc).__name__}: {str(exc)[:80]}"
-    doc, dcg, black, total, cpu = (f"{statistics.median(v):.2f}" if v else "-"
-                                   for v in steps)
+    doc, dcg, ruff, black, total, cpu = (f"{statistics.median(v):.2f}" if v else "-"
+                                         for v in steps)
     return (f"| {label} | {len(catalog.tools)} | {size:,} | {classes} | {doc} | {dcg} | "
-            f"{black} | {total} ({cpu}) | {note} |")
+            f"{ruff} | {black} | {total} ({cpu}) | {note} |")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -49,8 +49,29 @@ def test_a_collector_off_before_stays_off(example_catalog: Catalog) -> None:
         gc.enable()
 
 
+def _collections_during(step: Callable[..., object], counts: list[int]
+                       ) -> Callable[..., object]:
+    """``step``, appending how many collector passes ran while it ran."""
+    def counted(*args: object) -> object:
+        passes: list[int] = []
+
+        def callback(phase: str, _info: dict[str, int]) -> None:
+            if phase == "start":
+                passes.append(1)
+
+        gc.callbacks.append(callback)
+        try:
+            return step(*args)
+        finally:
+            gc.callbacks.remove(callback)
+            counts.append(len(passes))
+    return counted
+
+
 def test_same_bytes_as_with_the_collector_running(example_catalog: Catalog,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison is real: with ``collector_paused`` replaced, the collector runs
+    inside both steps (a render that paused it some other way fails here)."""
     paused = render.render_models(example_catalog)
 
     @contextmanager
@@ -63,5 +84,22 @@ def test_same_bytes_as_with_the_collector_running(example_catalog: Catalog,
         finally:
             gc.set_threshold(*threshold)
 
+    counts: list[int] = []
     monkeypatch.setattr(render, "collector_paused", collecting)
-    assert render.render_models(example_catalog) == paused
+    monkeypatch.setattr(render, "_generate", _collections_during(render._generate, counts))
+    running = render.render_models(
+        example_catalog, formatter=_collections_during(black_format, counts))  # type: ignore[arg-type]
+    assert len(counts) == 2, counts
+    assert all(counts), f"collector passes during (datamodel-code-generator, black): {counts}"
+    assert running == paused
+
+
+def test_collector_on_again_when_a_step_fails(example_catalog: Catalog) -> None:
+    """An error inside a paused step (black refusing its input) leaves the collector
+    as it was: a long-lived process (serve, a test run) keeps collecting."""
+    def refusing(_text: str) -> str:
+        raise ValueError("black refused")
+
+    with pytest.raises(ValueError, match="black refused"):
+        render.render_models(example_catalog, formatter=refusing)
+    assert gc.isenabled(), "the collector stayed off after a failed render"

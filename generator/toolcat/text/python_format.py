@@ -57,3 +57,26 @@ def black_literal(value: object) -> Escaped:
 def fits(text: str) -> bool:
     """Every line of ``text`` within black's line length."""
     return all(len(line) <= LINE_LENGTH for line in text.splitlines())
+
+
+def ruff_prepared(text: str) -> str:
+    """``text`` as ruff's formatter writes it in black's mode, for black to check.
+
+    ruff formats in black's style, ~100 times faster: where its output is black's (nearly
+    always: tests/models/test_models_formatting.py), black's first pass leaves it
+    unchanged and black skips its second pass; where it is not, black reformats it to
+    its own. black decides the bytes either way. Where ruff fails or is missing, ``text``."""
+    # Imported here: only models.py, the one big module black formats, needs it.
+    import subprocess  # noqa: PLC0415
+
+    try:
+        from ruff import find_ruff_bin  # noqa: PLC0415
+
+        command = [find_ruff_bin(), "format", "--isolated", "--quiet",
+                   f"--line-length={LINE_LENGTH}",
+                   f"--target-version={TARGET_VERSION.lower()}", "-"]
+        done = subprocess.run(command, input=text.encode(), capture_output=True,
+                              check=False)
+    except (ImportError, OSError):   # not installed, or its binary missing
+        return text
+    return done.stdout.decode() if done.returncode == 0 else text
