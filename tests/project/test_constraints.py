@@ -43,7 +43,9 @@ EXACT = {"black", "datamodel-code-generator", "jsonpath-rfc9535", "jsonschema",
          "regex",     # jsonschema's `regex` format check uses it when installed
          "snowballstemmer",   # its stems rank discovery search: the same page everywhere
          "openapi-schema-validator", "openapi-spec-validator", "orjson", "pathable", "pyyaml",
-         "referencing"}
+         "referencing",
+         "ruff",      # formats models.py before black, which keeps what it accepts
+         "yaml-rs"}   # the tree of a plain YAML spec (parse/yaml_fast.py)
 
 
 def _project() -> dict[str, Any]:
