@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
-from urllib.request import url2pathname
 
 from ..errors import Problem, ToolcatError, fail
 from ..parse.duplicates import Repeats
@@ -206,6 +205,9 @@ class _Bundler:
                 raise fail(*where, f"remote $ref '{ref}' refused: toolcat never uses the "
                            "network", "download the document and refer to it by a relative "
                            "path")
+            # urllib.request (and http.client under it): only for a file:// reference.
+            from urllib.request import url2pathname  # noqa: PLC0415
+
             file = Path(os.path.normpath(url2pathname(urlsplit(uri).path)))
         frag = unquote(frag)
         if frag and not frag.startswith("/"):
