@@ -79,7 +79,7 @@ def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None 
               overlays: tuple[Path, ...] = (), read: Read | None = None) -> LoadedSpec:
     """Bundle, apply the overlays, start validating (unless ``known_valid`` is this
     spec's digest), convert 2.0; every file read through ``read`` (the run's)."""
-    read = read or Inputs().read
+    read = read or Inputs()
     bundled = cached_bundle(path, lambda p: bundle(p, ref_root, read), ref_root, read)
     document = bundled.document
     overlaid = apply_overlays(document, overlays, read)
