@@ -46,7 +46,7 @@ def default_catalog_name(spec: Path, inputs: Inputs | None = None) -> str:
     remembered by this machine's cache (``cache/names.py``). ``inputs``: the run's."""
     from .cache.names import cached_name  # noqa: PLC0415
 
-    read = (inputs or Inputs()).read
+    read = inputs or Inputs()
     return cached_name(spec, lambda path: _name_from_title(path, read), read)
 
 
@@ -108,7 +108,7 @@ def _load_config(config: Path) -> list[Target]:
     from .cache.configs import remembered  # noqa: PLC0415
 
     # One read of the file serves the memo's key and, on a miss, the validation.
-    return load_config(config, Inputs().read, remembered(validate))
+    return load_config(config, Inputs(), remembered(validate))
 
 
 _common = [

@@ -23,7 +23,6 @@ from .errors import Problem, ToolcatError, fail
 from .load.bundle import bundle
 from .load.overlay import Applied, apply_overlays
 from .load.repairs import repair
-from .load.swagger2 import convert, original_pointer
 from .load.validation.findings import Findings, refusal
 from .load.validation.validate import validate_in_background, validator_id, verdict
 from .model.build import check_names, draft_tools
@@ -37,7 +36,6 @@ from .model.undeclared import add_undeclared
 from .normalise.defs import Definitions
 from .output.files import Files
 from .overrides.apply import apply_overrides
-from .overrides.schema import read_overrides
 from .parse.inputs import Inputs, Read, SpecFiles
 from .parse.limits import read_bounded
 from .render.catalog import prepare_tools, render_catalog
@@ -81,7 +79,7 @@ def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None 
               overlays: tuple[Path, ...] = (), read: Read | None = None) -> LoadedSpec:
     """Bundle, apply the overlays, start validating (unless ``known_valid`` is this
     spec's digest), convert 2.0; every file read through ``read`` (the run's)."""
-    read = read or Inputs().read
+    read = read or Inputs()
     bundled = cached_bundle(path, lambda p: bundle(p, ref_root, read), ref_root, read)
     document = bundled.document
     overlaid = apply_overlays(document, overlays, read)
@@ -101,6 +99,7 @@ def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None 
     version = str(document.get("openapi") or document.get("swagger") or "")
     swagger = document if "swagger" in document else None
     if swagger is not None:
+        from .load.swagger2 import convert  # noqa: PLC0415 - Swagger 2.0 only
         try:
             document = convert(document)
         except Exception:  # a wrongly typed member: the validator's located words first
@@ -165,6 +164,14 @@ def build(target: Target | Run, known_valid: str | None = None, *,
                    "too deeply to process", "shorten the chains of $ref/allOf") from None
 
 
+def read_overrides(path: Path, read: Read) -> tuple[Any, Any]:
+    """The checked override file; its pydantic models are imported only for a target
+    that has one (tests/check/test_generate_imports.py)."""
+    from .overrides import schema  # noqa: PLC0415
+
+    return schema.read_overrides(path, read)
+
+
 def _build(run: Run, known_valid: str | None, render: bool) -> Built:
     target = run.target
     overrides, lines = (read_overrides(target.overrides, run.read) if target.overrides
@@ -222,6 +229,7 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
 
 def _in_swagger(exc: ToolcatError, swagger: dict[str, Any], file: str) -> ToolcatError:
     """Problems found in the converted document, located in the user's Swagger 2.0 file."""
+    from .load.swagger2 import original_pointer  # noqa: PLC0415
     return ToolcatError(replace(p, location=original_pointer(swagger, p.location))
                         if p.file == file and p.location.startswith("/") else p
                         for p in exc.problems)

@@ -25,9 +25,11 @@ class Run:
     config: Path | None = None      # the config file that names the target; None: ad hoc
     inputs: Inputs = field(default_factory=Inputs, compare=False, repr=False)
 
-    def read(self, path: Path) -> bytes:
-        """An input file's bytes, read within ``parse.limits`` the first time only."""
-        return self.inputs.read(path)
+    @property
+    def read(self) -> Inputs:
+        """The run's reader (``run.read(path)``: an input file's bytes, read within
+        ``parse.limits`` the first time only); handed down, it is the run's ``Inputs``."""
+        return self.inputs
 
     def named_inputs(self) -> list[Path]:
         """The input files the target and the command name (the files a ``$ref``

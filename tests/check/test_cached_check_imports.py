@@ -93,7 +93,10 @@ def test_a_repeat_cached_check_imports_no_pydantic_nor_yaml(tmp_path: Path,
     (tmp_path / "toolcat.yaml").write_text(CONFIG)
     generated, built_with = _run(tmp_path, "generate", *args)
     assert generated.returncode == 0, generated.stderr
-    assert {"pydantic", "yaml"} <= built_with, "the probe saw no imports"
+    # pydantic checks the config; an ad hoc generate has nothing for it to check
+    # (tests/check/test_generate_imports.py).
+    validated = {"yaml"} if args == AD_HOC else {"pydantic", "yaml"}
+    assert validated <= built_with, "the probe saw no imports"
     checked, modules = _run(tmp_path, "check", *args)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "up to date" in checked.stdout

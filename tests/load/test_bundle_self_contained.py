@@ -3,7 +3,9 @@
 ``bundle`` skips its copying walk when ``_self_contained`` says the walk could not
 change the document. The skip is only a speed-up: for every real document and for
 each shape that does need the walk, the bundled result must equal the walked one,
-and the shapes that need the walk must be sent through it.
+and the shapes that need the walk must be sent through it. A JSON file read through
+the run's ``Inputs`` is asked the question while its depth is checked (parse/limits.py,
+``check_tree_refs``): that answer must be the walk's, for every shape and document.
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ import toolcat.load.bundle as bundle_module
 from corpus.docs import DOCUMENTS, path_of, ref_root_of
 from helpers.fixtures import write_spec
 from toolcat.load.bundle import bundle
+from toolcat.parse.duplicates import Repeats
+from toolcat.parse.inputs import Inputs
+from toolcat.parse.limits import read_bounded
 from toolcat.parse.reader import read_document
 
 
 def _walked(path: Path, monkeypatch: pytest.MonkeyPatch, ref_root: Path | None = None) -> Any:
     with monkeypatch.context() as patch:
-        patch.setattr(bundle_module, "_self_contained", lambda document, raw: False)
+        patch.setattr(bundle_module, "_self_contained", lambda document, raw, read: False)
         return bundle(path, ref_root).document
 
 
@@ -31,8 +36,16 @@ def _spec(**members: Any) -> dict[str, Any]:
 
 
 def _self_contained(path: Path) -> bool:
+    """The walk's answer, checked against the run's (JSON: from ``check_tree_refs``)."""
     document, raw = read_document(path)
-    return bundle_module._self_contained(document, raw)
+    walked = bundle_module._self_contained(document, raw, read_bounded)
+    run = Inputs()
+    document, raw = read_document(path, Repeats(str(path), keep=True), run)
+    if path.suffix == ".json":
+        assert run.refs_local(raw) is not None, "the JSON reader noted nothing"
+    assert bundle_module._self_contained(document, raw, run) == walked, (
+        f"check_tree_refs says {run.refs_local(raw)}, the walk {walked}")
+    return walked
 
 
 SKIPPED = {
@@ -66,23 +79,28 @@ WALKED = {
 }
 
 
+FORMATS = ("spec.yaml", "spec.json")
+
+
+@pytest.mark.parametrize("name", FORMATS)
 @pytest.mark.parametrize("case", sorted(SKIPPED))
-def test_self_contained_documents_skip_the_walk(case: str, tmp_path: Path,
+def test_self_contained_documents_skip_the_walk(case: str, name: str, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    path = write_spec(tmp_path, SKIPPED[case])
+    path = write_spec(tmp_path, SKIPPED[case], name)
     assert _self_contained(path), f"{case}: should not need the walk"
-    assert bundle(path).document == _walked(path, monkeypatch)
+    assert bundle(path, None, Inputs()).document == _walked(path, monkeypatch)
 
 
+@pytest.mark.parametrize("name", FORMATS)
 @pytest.mark.parametrize("case", sorted(WALKED))
-def test_documents_the_walk_changes_are_walked(case: str, tmp_path: Path,
+def test_documents_the_walk_changes_are_walked(case: str, name: str, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     spec, others = WALKED[case]
-    for name, content in others.items():
-        write_spec(tmp_path, content, name)
-    path = write_spec(tmp_path, spec)
+    for other, content in others.items():
+        write_spec(tmp_path, content, other)
+    path = write_spec(tmp_path, spec, name)
     assert not _self_contained(path), f"{case}: the walk changes it, so it must be walked"
-    assert bundle(path).document == _walked(path, monkeypatch)
+    assert bundle(path, None, Inputs()).document == _walked(path, monkeypatch)
 
 
 def test_spliced_local_map_really_changes(tmp_path: Path) -> None:
@@ -103,6 +121,8 @@ def test_real_documents_bundle_as_walked(doc: str, monkeypatch: pytest.MonkeyPat
         walked = _walked(path, monkeypatch, root)
     except Exception as exc:  # a document bundling rejects must be rejected both ways
         with pytest.raises(type(exc)):
-            bundle(path, root)
+            bundle(path, root, Inputs())
         return
-    assert bundle(path, root).document == walked, doc
+    assert bundle(path, root, Inputs()).document == walked, doc
+    if path.suffix == ".json":   # the run's answer (check_tree_refs) is the walk's
+        _self_contained(path)

@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 from helpers.generate import run_cli
 from toolcat.errors import ToolcatError
-from toolcat.parse.limits import MAX_DEPTH
+from toolcat.parse.limits import MAX_DEPTH, check_tree_depth, check_tree_refs
 from toolcat.parse.reader import parse_bytes
 
 HEAD = 'openapi: 3.0.0\ninfo: {title: deep, version: "1"}\npaths: {}\nx-deep: '
 
 
-def _refusal(data: bytes, name: str) -> tuple[str, str]:
+def _refusal(data: bytes, name: str, walk: object = check_tree_depth) -> tuple[str, str]:
     with pytest.raises(ToolcatError) as caught:
-        parse_bytes(data, Path(name))
+        parse_bytes(data, Path(name), None, walk)  # type: ignore[arg-type]
     problem = caught.value.problems[0]
     assert problem.file == name
     assert f"limit of {MAX_DEPTH} levels" in problem.message
@@ -74,3 +74,29 @@ def test_json_nested_too_deep_names_the_pointer() -> None:
     assert location.startswith(
         "/paths/~1a/post/requestBody/content/application~1json/schema/properties/a/")
     assert location.count("/") == MAX_DEPTH
+
+
+def _deep_json(levels: int) -> bytes:
+    schema: dict[str, object] = {"type": "string"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return json.dumps({"openapi": "3.0.0", "paths": {}, "x-s": [schema]}).encode()
+
+
+def test_the_runs_json_walk_refuses_as_the_depth_check_does() -> None:
+    """``check_tree_refs`` (a run's reader: the depth and the bundle's question in one
+    pass) reads and refuses exactly what ``check_tree_depth`` does, at the same place."""
+    fits = _deep_json((MAX_DEPTH - 4) // 2)
+    assert parse_bytes(fits, Path("fits.json"), None, check_tree_refs)["openapi"] == "3.0.0"
+    for levels in ((MAX_DEPTH - 2) // 2, 200):
+        data = _deep_json(levels)
+        assert _refusal(data, "deep.json", check_tree_refs) == _refusal(data, "deep.json")
+
+
+def test_ad_hoc_generate_of_deep_json_exits_2_with_the_pointer(tmp_path: Path) -> None:
+    spec = tmp_path / "deep.json"
+    spec.write_bytes(_deep_json(200))
+    result = run_cli("generate", "--spec", spec, "--out", tmp_path / "out")
+    assert result.returncode == 2, (result.returncode, result.stderr[-500:])
+    assert f"{spec}: /x-s/0/properties/a/" in result.stderr, result.stderr[-500:]
+    assert f"limit of {MAX_DEPTH} levels" in result.stderr

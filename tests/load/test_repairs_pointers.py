@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcat.load.repairs import TUPLE, repair
+import pytest
+from toolcat.load.repairs import TUPLE, _any_tuple, _tuples, repair
 
 
 def tuple_items() -> dict[str, Any]:
@@ -94,3 +95,33 @@ def test_literals_and_extensions_are_skipped_names_are_not() -> None:
         "properties/items/items",
     ])
     assert fixed["components"]["schemas"]["items"]["prefixItems"] == PAIR
+
+
+def _only(schema: dict[str, Any], at: str = "schemas") -> dict[str, Any]:
+    return {"openapi": "3.0.3", "components": {at: {"A": schema}}}
+
+
+SHAPES = {
+    "tuples at escaped pointers": document(),
+    "literals, extensions and names": _literals_document(),
+    "no tuple": _only({"items": {"type": "string"}}),
+    "a tuple only in an example": _only({"example": {"items": PAIR}}),
+    "a tuple only in an extension": _only({"x-doc": {"items": PAIR}}),
+    "a tuple only in an enum": _only({"enum": [{"items": PAIR}]}),
+    "a schema named items with a tuple": _only({"items": PAIR}, "schemas"),
+    "a property named items, no tuple": _only({"properties": {"items": {"type": "object"}}}),
+    "a tuple under a named property": _only({"properties": {"p": {"items": PAIR}}}),
+    "a tuple in a list of lists": {"x": [[{"items": PAIR}]]},
+    "a tuple at the top": {"items": PAIR},
+    "a tuple under a name of a names map": _only({"properties": {"items": {"items": PAIR}}}),
+    "a names map with a member named items": _only({"properties": {"items": PAIR}}),
+    "a list at the top": [{"items": PAIR}],  # type: ignore[dict-item]
+    "not a container": "text",  # type: ignore[dict-item]
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_the_quick_probe_agrees_with_the_walk(shape: str) -> None:
+    found: list[str] = []
+    _tuples(SHAPES[shape], "", False, found)
+    assert _any_tuple(SHAPES[shape]) == bool(found), f"{shape}: the walk found {found}"

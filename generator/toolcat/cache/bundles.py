@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import Problem, ToolcatError
 from ..identity import files_digest, installed_version
-from ..parse.inputs import Inputs, Listed, Read, SpecFiles
+from ..parse.inputs import Inputs, Listed, Read, SpecFiles, hasher
 from ..parse.limits import read_bounded
 from ..vocab.digests import sha256_hex
 from .store import FORMAT, cache_dir, load, store
@@ -76,7 +76,7 @@ def cached_bundle(path: Path, make: Callable[[Path], Bundle],
     ``ref_root`` joins the key: a bundle allowed a wider folder must not stand in
     for one that is not.
     """
-    read = read or Inputs().read
+    read = read or Inputs()
     folder = cache_dir()
     root = path.resolve()
     try:
@@ -86,13 +86,13 @@ def cached_bundle(path: Path, make: Callable[[Path], Bundle],
     if folder is None:
         return make(path)
     wider = ref_root.resolve() if ref_root is not None else ""
-    key = sha256_hex(f"{code_digest()}\0{root}\0{sha256_hex(data)}\0{wider}".encode())
+    key = sha256_hex(f"{code_digest()}\0{root}\0{hasher(read)(data)}\0{wider}".encode())
     entry = folder / f"{key}.bundle"
     found = _read(entry, read)
     if found is not None:
         return found
     bundled = make(path)
-    store(folder, entry, (bundled.files.listed(), bundled.document,
+    store(folder, entry, (bundled.files.listed(hasher(read)), bundled.document,
                           [astuple(p) for p in bundled.duplicates]))
     return bundled
 
@@ -100,11 +100,12 @@ def cached_bundle(path: Path, make: Callable[[Path], Bundle],
 def verified(entries: Listed, read: Read) -> SpecFiles | None:
     """The listed files' bytes, if every one still hashes as listed."""
     files: dict[Path, bytes] = {}
+    digest = hasher(read)
     try:
         for name, sha in entries:
             file = Path(name)
             files[file] = read_input(file, read)
-            if sha256_hex(files[file]) != sha:
+            if digest(files[file]) != sha:
                 return None
     except (OSError, ValueError, TypeError):
         return None

@@ -33,12 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
-from urllib.request import url2pathname
 
 from ..errors import Problem, ToolcatError, fail
 from ..parse.duplicates import Repeats
-from ..parse.inputs import Read, SpecFiles
-from ..parse.limits import path_problem, read_bounded
+from ..parse.inputs import Inputs, Read, SpecFiles
+from ..parse.limits import SPLICING, path_problem, read_bounded
 from ..parse.reader import read_document
 from ..vocab.keywords import DEFINITIONS, SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from ..vocab.pointers import escape_token, pointer, split_pointer
@@ -206,6 +205,9 @@ class _Bundler:
                 raise fail(*where, f"remote $ref '{ref}' refused: toolcat never uses the "
                            "network", "download the document and refer to it by a relative "
                            "path")
+            # urllib.request (and http.client under it): only for a file:// reference.
+            from urllib.request import url2pathname  # noqa: PLC0415
+
             file = Path(os.path.normpath(url2pathname(urlsplit(uri).path)))
         frag = unquote(frag)
         if frag and not frag.startswith("/"):
@@ -482,7 +484,7 @@ def _place_schemas(bundler: _Bundler, document: dict[str, Any]) -> None:
         holder["$ref"] = "#" + pointer(*home, names[holder["$ref"].key])
 
 
-def _self_contained(document: dict[str, Any], raw: bytes) -> bool:
+def _self_contained(document: dict[str, Any], raw: bytes, read: Read) -> bool:
     """True when walking ``document`` would rebuild it unchanged.
 
     The walk changes a single file only through a ``$ref`` that is not a pointer
@@ -492,10 +494,14 @@ def _self_contained(document: dict[str, Any], raw: bytes) -> bool:
     any string ``$ref`` member of a dict held under a schema-map key (wherever it
     is), and any ``$id``/``$anchor`` text in the file. Most single-file specs
     (GitHub's 13 MB, Stripe) pass, and skip a walk that costs a third of a cold
-    ``check``.
+    ``check``. A JSON file read through the run's ``Inputs`` was asked the same while
+    its depth was checked (parse/limits.py, ``check_tree_refs``): no walk of its own.
     """
     if b"$id" in raw or b"$anchor" in raw or b"$dynamicAnchor" in raw:
         return False
+    known = read.refs_local(raw) if isinstance(read, Inputs) else None
+    if known is not None:
+        return known
     stack: list[Any] = [document]
     while stack:
         node = stack.pop()
@@ -505,7 +511,7 @@ def _self_contained(document: dict[str, Any], raw: bytes) -> bool:
                 return False
             for key, value in node.items():
                 if isinstance(value, dict):
-                    if key in _SPLICING and isinstance(value.get("$ref"), str):
+                    if key in SPLICING and isinstance(value.get("$ref"), str):
                         return False
                     stack.append(value)
                 elif isinstance(value, list):
@@ -513,10 +519,6 @@ def _self_contained(document: dict[str, Any], raw: bytes) -> bool:
         else:
             stack.extend(v for v in node if isinstance(v, (dict, list)))
     return True
-
-
-# Keys whose dict value map_entries reads as a map of schemas (and may splice into).
-_SPLICING = SCHEMA_MAP | {"schemas"}
 
 
 def bundle(path: Path, ref_root: Path | None = None, read: Read = read_bounded) -> Bundle:
@@ -527,7 +529,7 @@ def bundle(path: Path, ref_root: Path | None = None, read: Read = read_bounded) 
     if not isinstance(root_doc, dict):
         raise fail(str(path), "", "the document is not a mapping",
                    "an OpenAPI document is a JSON/YAML object")
-    if _self_contained(root_doc, bundler.raw[bundler.root]):
+    if _self_contained(root_doc, bundler.raw[bundler.root], read):
         return Bundle(root_doc, SpecFiles(bundler.raw), tuple(bundler.repeats))
     document = bundler.walk(root_doc, bundler.root, "", False, bundler.uri(bundler.root))
     if bundler.schema_bodies:

@@ -28,11 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jsonpath_rfc9535 as jsonpath
-from jsonpath_rfc9535.exceptions import JSONPathError
-
 from ..errors import Problem, ToolcatError, fail
-from ..parse.checked_yaml import read_yaml
 from ..parse.inputs import Read
 from ..parse.limits import read_bounded
 from ..parse.lines import Lines, line_of
@@ -97,8 +93,14 @@ class Applied:
 def apply_overlays(document: Any, overlays: tuple[Path, ...],
                    read: Read = read_bounded) -> Applied:
     """Apply every overlay file to ``document`` in place, in order (each read through
-    ``read``, the run's ``Inputs.read``)."""
+    ``read``, the run's ``Inputs.read``). The YAML reader with pydantic, and the JSONPath
+    engine, are imported only for a target that has overlays (tests/check/
+    test_generate_imports.py)."""
     applied = Applied()
+    if not overlays:
+        return applied
+    from ..parse.checked_yaml import read_yaml  # noqa: PLC0415
+
     for path in overlays:
         data, lines = read_yaml(path, read)
         for index, action in enumerate(_actions(data, lines, str(path))):
@@ -167,6 +169,9 @@ def _check_action(action: Any, version: str, file: str, where: str) -> None:
 
 
 def _select(document: Any, query: str, file: str, where: str) -> list[Any]:
+    import jsonpath_rfc9535 as jsonpath  # noqa: PLC0415
+    from jsonpath_rfc9535.exceptions import JSONPathError  # noqa: PLC0415
+
     try:
         return list(jsonpath.finditer(query, document))
     except JSONPathError as exc:

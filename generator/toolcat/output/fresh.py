@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..cache.bundles import environment_digest, read_input, verified
 from ..cache.store import cache_dir, load, store
-from ..parse.inputs import Inputs, Read, SpecFiles
+from ..parse.inputs import Inputs, Read, SpecFiles, hasher
 from ..text.template_files import folder_digest
 from ..vocab.digests import sha256_hex
 from .files import Files
@@ -40,11 +40,12 @@ def _outputs_key(target: Target, read: Read) -> str:
     """The memo's key; OSError when an input cannot be read."""
     root = target.spec.resolve()
     overrides = read_input(target.overrides, read) if target.overrides is not None else b""
+    digest = hasher(read)
     # repr names every field of the target, a frozen dataclass of plain values.
     parts = [environment_digest(), repr(target), str(root),
-             str(target.output.resolve()), sha256_hex(read_input(root, read)),
-             sha256_hex(overrides), folder_digest(target.templates, read) or "",
-             *(sha256_hex(read_input(overlay, read)) for overlay in target.overlays)]
+             str(target.output.resolve()), digest(read_input(root, read)),
+             digest(overrides), folder_digest(target.templates, read) or "",
+             *(digest(read_input(overlay, read)) for overlay in target.overlays)]
     return sha256_hex("\0".join(parts).encode())
 
 
@@ -53,7 +54,7 @@ def fresh_outputs(target: Target, current_files: Files, read: Read | None = None
     folder = cache_dir()
     if folder is None:
         return None
-    read = read or Inputs().read
+    read = read or Inputs()
     try:
         found = load(folder / f"{_outputs_key(target, read)}.outputs")
         if found is None:
@@ -74,9 +75,11 @@ def remember_outputs(target: Target, spec_files: Mapping[Path, bytes], files: Fi
     folder = cache_dir()
     if folder is None:
         return
+    read = read or Inputs()
     try:
-        key = _outputs_key(target, read or Inputs().read)
+        key = _outputs_key(target, read)
     except OSError:
         return
     outputs = {rel: sha256_hex(blob) for rel, blob in files.items()}
-    store(folder, folder / f"{key}.outputs", (SpecFiles(spec_files).listed(), outputs, tools))
+    listed = SpecFiles(spec_files).listed(hasher(read))
+    store(folder, folder / f"{key}.outputs", (listed, outputs, tools))

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..identity import pinned_versions
 from ..jsonio import dumps
-from ..parse.inputs import Read, SpecFiles
+from ..parse.inputs import Read, SpecFiles, hasher
 from ..parse.limits import read_bounded
 from ..text.template_files import folder_digest
 from ..vocab.digests import sha256_tagged as _sha256
@@ -42,7 +42,7 @@ def make_record(target: Target, spec_files: SpecFiles, files: Files, tools: int,
         "format": FORMAT,
         "versions": list(pinned_versions()),
         "settings": _settings(target, read),
-        "spec": dict(sorted(spec_files.relative(target.spec).items())),
+        "spec": dict(sorted(spec_files.relative(target.spec, hasher(read)).items())),
         "overrides": _overrides(target, read),
         **_overlays(target, read),
         "outputs": {rel: _sha256(data) for rel, data in sorted(files.items())},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Problem, ToolcatError, nearest
 from ..model.operations import Operation
@@ -15,20 +15,22 @@ from ..model.wire import body_dependencies
 from ..parse.lines import Lines, line_of
 from ..vocab.mcp import IF_MATCH
 from ..vocab.pointers import defs_referenced
-from .schema import (
-    AllOperations,
-    ArgumentOverride,
-    OperationOverride,
-    OverrideFile,
-    Semantics,
-    ToolShape,
-)
 from .semantics import (
     ANNOTATIONS,
     ETAG_SENTENCE,
     IF_MATCH_DESCRIPTION,
     SENTENCES,
+    Semantics,
 )
+
+if TYPE_CHECKING:   # the pydantic models: imported where an override file is read
+    from .schema import (
+        AllOperations,
+        ArgumentOverride,
+        OperationOverride,
+        OverrideFile,
+        ToolShape,
+    )
 
 Draft = tuple[Operation, Tool]
 
@@ -125,6 +127,8 @@ class _Shared:
         if not changes:
             return own
         if own is None:
+            from .schema import OperationOverride  # noqa: PLC0415 - a file was read
+
             return OperationOverride(arguments=changes)
         return own.model_copy(update={"arguments": {**changes, **own.arguments}})
 

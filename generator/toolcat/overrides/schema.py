@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
@@ -14,15 +13,10 @@ from ..parse.inputs import Read
 from ..parse.limits import read_bounded
 from ..parse.lines import Lines
 from ..vocab.mcp import TOOL_NAME_PATTERN
+from .semantics import Semantics
 
 Strict = pydantic.ConfigDict(extra="forbid", frozen=True)
 ToolNameStr = pydantic.constr(pattern=TOOL_NAME_PATTERN)
-
-
-class Semantics(StrEnum):
-    FULL_REPLACE = "full-replace"
-    MERGE = "merge"
-    ADDITIVE = "additive"
 
 
 class Annotations(pydantic.BaseModel):

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
-from .schema import Semantics
+
+class Semantics(StrEnum):
+    """An override's ``semantics:`` (plain, so applying overrides imports no pydantic)."""
+
+    FULL_REPLACE = "full-replace"
+    MERGE = "merge"
+    ADDITIVE = "additive"
+
 
 SENTENCES = {
     Semantics.FULL_REPLACE: (

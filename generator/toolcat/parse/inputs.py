@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
-from ..vocab.digests import sha256_hex, sha256_tagged
+from ..vocab.digests import sha256_hex, tagged
 from .limits import read_bounded
 
 Read = Callable[[Path], bytes]   # a file's bytes within parse.limits (else exit 2)
@@ -28,12 +28,26 @@ class Inputs:
     """Each file's bytes as first read in this run, by its absolute path as spelled
     (toolcat names each file one way within a run; resolving links would cost a system
     call per folder of each of DigitalOcean's 1,509 files). A read that fails is not
-    remembered: it fails again, as it would have."""
+    remembered: it fails again, as it would have.
 
-    __slots__ = ("_read",)
+    An ``Inputs`` is itself a ``Read`` (calling it reads), and what a run learns of its
+    files lives here, for the run's lifetime only (a long ``serve`` keeps nothing):
+
+    * the digest of each file's bytes, hashed once per run (GitHub's 13 MB spec names
+      the ad hoc catalog, keys the bundle, the outputs memo and the folder's record):
+      ``hasher(read)`` hashes through it;
+    * a parsed tree lent by a reader that only glanced at it (parse/reader.py,
+      ``glance_document``) to the next reader of the same file: one loan at a time.
+    """
+
+    __slots__ = ("_digests", "_lent", "_read", "_refs")
 
     def __init__(self) -> None:
         self._read: dict[str, bytes] = {}
+        # id(bytes this run read and holds, so the id is theirs) -> sha256 hex, once known
+        self._digests: dict[int, str | None] = {}
+        self._lent: dict[Path, object] = {}
+        self._refs: dict[int, bool] = {}   # id(bytes held) -> its $refs all local (JSON)
 
     def read(self, path: Path) -> bytes:
         key = os.fspath(path)
@@ -42,7 +56,48 @@ class Inputs:
         found = self._read.get(key)
         if found is None:
             found = self._read[key] = read_bounded(path)
+            self._digests.setdefault(id(found), None)
         return found
+
+    __call__ = read
+
+    def sha256_hex(self, data: bytes) -> str:
+        """``sha256_hex(data)``, remembered when ``data`` is the very bytes this run
+        read (held here, so its id names it for the run's lifetime)."""
+        key = id(data)
+        found = self._digests.get(key)
+        if found is None:
+            found = sha256_hex(data)
+            if key in self._digests:
+                self._digests[key] = found
+        return found
+
+    def note_refs(self, data: bytes, local: bool) -> None:
+        """Remember what parsing ``data`` (bytes this run read) found of its ``$ref``s
+        (parse/limits.py, ``check_tree_refs``)."""
+        if id(data) in self._digests:
+            self._refs[id(data)] = local
+
+    def refs_local(self, data: bytes) -> bool | None:
+        """``check_tree_refs``'s answer for bytes this run read and parsed as JSON
+        (None: not known, e.g. YAML)."""
+        return self._refs.get(id(data))
+
+    def lend(self, path: Path, loan: object) -> None:
+        """Lend ``loan`` (what a reader parsed of ``path``) to the next ``take``;
+        an earlier loan is forgotten."""
+        self._lent.clear()
+        self._lent[path] = loan
+
+    def take(self, path: Path) -> object | None:
+        """The loan for ``path``, once (None: nothing lent)."""
+        return self._lent.pop(path, None) if self._lent else None
+
+
+def hasher(read: Read) -> Callable[[bytes], str]:
+    """How to hash bytes ``read`` returned: the run's ``Inputs`` hash each file once;
+    any other reader's bytes are hashed each time."""
+    return read.sha256_hex if isinstance(read, Inputs) else sha256_hex
 
 
 class SpecFiles(Mapping[Path, bytes]):
@@ -68,12 +123,14 @@ class SpecFiles(Mapping[Path, bytes]):
     def size(self) -> int:
         return sum(len(data) for data in self._files.values())
 
-    def relative(self, spec: Path) -> dict[str, str]:
-        """The record's view: path relative to ``spec``'s folder -> ``sha256:`` digest."""
+    def relative(self, spec: Path, digest: Callable[[bytes], str] = sha256_hex
+                 ) -> dict[str, str]:
+        """The record's view: path relative to ``spec``'s folder -> ``sha256:`` digest
+        (``digest``: ``hasher`` of the run's reader)."""
         root = spec.resolve().parent
-        return {Path(os.path.relpath(path, root)).as_posix(): sha256_tagged(data)
+        return {Path(os.path.relpath(path, root)).as_posix(): tagged(digest(data))
                 for path, data in self._files.items()}
 
-    def listed(self) -> Listed:
+    def listed(self, digest: Callable[[bytes], str] = sha256_hex) -> Listed:
         """The caches' view: (absolute path, sha256) of every file."""
-        return [(str(path), sha256_hex(data)) for path, data in self._files.items()]
+        return [(str(path), digest(data)) for path, data in self._files.items()]

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ToolcatError, fail
+from ..vocab.keywords import DEFINITIONS, SUBSCHEMA_MAP
 from ..vocab.pointers import pointer
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -122,6 +123,51 @@ def check_tree_depth(data: Any, file: str) -> None:
         for value in node.values() if type(node) is dict else node:
             if type(value) is dict or type(value) is list:
                 stack.append((value, depth + 1))
+
+
+# Keys whose dict value load/bundle.py reads as a map of schemas, where a string
+# ``$ref`` member splices another map in.
+SPLICING = SUBSCHEMA_MAP | DEFINITIONS | {"schemas"}
+
+
+def check_tree_refs(data: Any, file: str) -> bool:
+    """``check_tree_depth`` that also answers, in the same pass, load/bundle.py's
+    question about a spec's root file (``_self_contained``, which the answer spares a
+    walk of its own): True when every string ``$ref`` is ``#`` or ``#/...`` and no
+    dict held under a ``SPLICING`` key has a string ``$ref``. The depth is checked the
+    same way, and refused with the same words and place."""
+    if type(data) is not dict and type(data) is not list:
+        return True
+    local = True
+    level: list[Any] = [data]
+    depth = 1
+    while level:   # one level of containers at a time: no (node, depth) pairs
+        if depth > MAX_DEPTH:
+            check_depth(data, file)
+            raise AssertionError(f"{file}: nests past {MAX_DEPTH}, but check_depth passed")
+        below: list[Any] = []
+        push = below.append
+        for node in level:
+            if type(node) is list:
+                for value in node:
+                    if type(value) is dict or type(value) is list:
+                        push(value)
+                continue
+            if local:
+                ref = node.get("$ref")
+                if isinstance(ref, str) and ref != "#" and not ref.startswith("#/"):
+                    local = False
+            for key, value in node.items():
+                kind = type(value)
+                if kind is dict:
+                    if local and key in SPLICING and isinstance(value.get("$ref"), str):
+                        local = False
+                    push(value)
+                elif kind is list:
+                    push(value)
+        level = below
+        depth += 1
+    return local
 
 
 def _children(node: Any) -> list[tuple[str | int, Any]]:

@@ -27,7 +27,7 @@ import gc
 import math
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,8 +40,8 @@ from yaml.nodes import ScalarNode, SequenceNode
 from ..errors import Problem, ToolcatError, fail
 from .duplicates import Repeats, check_json, may_repeat
 from .exact_json import exact_json, may_be_rounded
-from .inputs import Read
-from .limits import check_tree_depth, read_bounded
+from .inputs import Inputs, Read
+from .limits import check_tree_depth, check_tree_refs, read_bounded
 from .yaml_build import build
 from .yaml_fast import fast_load
 from .yaml_limits import check_nesting, check_nodes
@@ -238,14 +238,18 @@ def _load_yaml(data: bytes, file: str, repeats: Repeats) -> Any:
             stock.dispose()
 
 
-def parse_bytes(data: bytes, path: Path, repeats: Repeats | None = None) -> Any:
+def parse_bytes(data: bytes, path: Path, repeats: Repeats | None = None,
+                walk: Callable[[Any, str], object] = check_tree_depth) -> Any:
     """Parse JSON or YAML bytes; errors name the file and the line. A key written
-    twice in one object refuses the file, unless ``repeats`` collects it."""
+    twice in one object refuses the file, unless ``repeats`` collects it. ``walk``
+    bounds a JSON tree's depth (``read_document``'s also notes what the bundle asks)."""
     with _collector_paused():
-        return _parse(data, path, repeats if repeats is not None else Repeats(str(path)))
+        return _parse(data, path, repeats if repeats is not None else Repeats(str(path)),
+                      walk)
 
 
-def _parse(data: bytes, path: Path, repeats: Repeats) -> Any:
+def _parse(data: bytes, path: Path, repeats: Repeats,
+           walk: Callable[[Any, str], object]) -> Any:
     if is_json_path(path) or data.lstrip()[:1] in (b"{", b"["):
         try:
             parsed = orjson.loads(data)
@@ -256,7 +260,7 @@ def _parse(data: bytes, path: Path, repeats: Repeats) -> Any:
         else:
             if may_be_rounded(parsed):
                 parsed = exact_json(data, str(path))
-            check_tree_depth(parsed, str(path))   # JSON shares no container
+            walk(parsed, str(path))   # JSON shares no container
             return check_json(data, repeats) if may_repeat(data, parsed) else parsed
     try:
         return _load_yaml(data, str(path), repeats)
@@ -281,14 +285,22 @@ def _yaml_error(exc: yaml.YAMLError, data: bytes) -> tuple[str, str]:
 def read_document(path: Path, repeats: Repeats | None = None,
                   read: Read = read_bounded) -> tuple[Any, bytes]:
     """Return (data, raw bytes) of a spec file (``repeats``: see ``parse_bytes``; ``read``:
-    the run's ``Inputs.read``, parse/inputs.py)."""
+    the run's ``Inputs``, parse/inputs.py, which may hold a tree lent by a glance, and
+    remembers whether a JSON file's ``$ref``s are all local: ``check_tree_refs``)."""
     data = read(path)
-    lent = _lent.pop(path.resolve(), None) if _lent else None
-    if lent is not None and lent.data == data and repeats is not None \
+    if not isinstance(read, Inputs):
+        return parse_bytes(data, path, repeats), data
+    lent = read.take(path.resolve())
+    if isinstance(lent, _Lent) and lent.data == data and repeats is not None \
             and (repeats.file, repeats.keep) == (lent.file, lent.keep):
         repeats.found += lent.found
         return lent.tree, data
-    return parse_bytes(data, path, repeats), data
+    run = read
+
+    def walk(tree: Any, file: str) -> None:
+        run.note_refs(data, check_tree_refs(tree, file))
+
+    return parse_bytes(data, path, repeats, walk), data
 
 
 @dataclass(frozen=True)
@@ -300,19 +312,15 @@ class _Lent:
     found: list[Problem]
 
 
-# A tree read by a caller that only glanced at it (an ad hoc catalog is named from
-# ``info.title`` before the pipeline bundles the same file), lent to the next
-# ``read_document`` of the same file, bytes and repeats policy, which takes it: one
-# holder at a time, and Stripe's 4 MB of YAML is parsed once, not twice.
-_lent: dict[Path, _Lent] = {}
-
-
 def glance_document(path: Path, repeats: Repeats, read: Read = read_bounded) -> Any:
-    """``read_document`` for a caller that keeps nothing of the tree it reads: the
-    tree is lent to the next reader of the same file (see ``_lent``)."""
+    """``read_document`` for a caller that keeps nothing of the tree it reads (an ad hoc
+    catalog is named from ``info.title`` before the pipeline bundles the same file).
+    Read through a run's ``Inputs``, the tree is lent to the run's next ``read_document``
+    of the same file, bytes and repeats policy, which takes it: one holder at a time,
+    and Stripe's 4 MB of YAML is parsed once, not twice. Nothing outlives the run."""
     before = len(repeats.found)
     tree, data = read_document(path, repeats, read)
-    _lent.clear()
-    _lent[path.resolve()] = _Lent(data, tree, repeats.file, repeats.keep,
-                                  repeats.found[before:])
+    if isinstance(read, Inputs):
+        read.lend(path.resolve(), _Lent(data, tree, repeats.file, repeats.keep,
+                                        repeats.found[before:]))
     return tree
