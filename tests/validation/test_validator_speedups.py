@@ -78,11 +78,11 @@ def run(document: dict[str, Any], file: str, fast: bool,
         seen.append(patched_now())
         yield from errors(doc)
 
-    def recorded(err: Any, doc: dict[str, Any], name: str) -> Any:
+    def recorded(err: Any, locator: Any, name: str) -> Any:
         raw.append((type(err).__name__, str(getattr(err, "message", err)),
                     list(getattr(err, "absolute_path", [])),
                     list(getattr(err, "schema_path", [])), getattr(err, "validator", None)))
-        return problem(err, doc, name)
+        return problem(err, locator, name)
 
     with monkeypatch.context() as patch:
         patch.setattr(validate, "_errors", probed)

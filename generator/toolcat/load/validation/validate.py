@@ -24,7 +24,7 @@ from ...vocab.pointers import pointer, split_pointer
 from .bounds import BOUNDS
 from .false_positives import pinned
 from .findings import Findings, refusal
-from .locate import locate
+from .locate import Locator
 from .speedups import speedups
 
 RESOLVED_CACHE = 4096
@@ -121,9 +121,10 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
     # The bounds always: without them small documents validate for minutes.
     with speedups(BOUNDS), speedups() if fast else nullcontext():
         errors = _errors(document)
+        locator = Locator(document)
         try:
             for err in errors:
-                problem = _problem(err, document, file)
+                problem = _problem(err, locator, file)
                 if pinned(problem, document) is None:   # the specification allows it
                     problems.append(problem)
                 if limit is not None and len(problems) >= limit:
@@ -137,10 +138,10 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
     return problems
 
 
-def _problem(err: Any, document: dict[str, Any], file: str) -> Problem:
+def _problem(err: Any, locator: Locator, file: str) -> Problem:
     message = str(getattr(err, "message", err)).splitlines()[0]
     path = list(getattr(err, "absolute_path", []) or [])
-    where = locate(document, message, path, getattr(err, "instance", None))
+    where = locator.locate(message, path, getattr(err, "instance", None))
     if len(message) > 300:
         message = message[:300] + "..."
     if where is None:
