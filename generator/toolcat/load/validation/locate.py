@@ -37,6 +37,7 @@ class Containers:
         self.parents: list[int] = []
         self.keys: list[Any] = []
         stack: list[tuple[Any, int, Any]] = [(document, -1, None)]
+        kinds = (dict, list)
         while stack:
             node, parent, key = stack.pop()
             index = len(self.nodes)
@@ -46,8 +47,9 @@ class Containers:
             members: Iterable[tuple[Any, Any]] = (
                 node.items() if isinstance(node, dict)
                 else enumerate(node) if isinstance(node, list) else ())
-            stack.extend((v, index, k) for k, v in reversed(list(members))
-                         if isinstance(v, dict | list))
+            inner = [(v, index, k) for k, v in members if isinstance(v, kinds)]
+            inner.reverse()   # popped first to last: document order
+            stack += inner
         self._having: dict[Any, list[int]] | None = None
         self._arrays: list[int] | None = None
 
