@@ -8,6 +8,7 @@ network. Its errors are turned into problems with a JSON pointer.
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import pickle
 import signal
@@ -331,6 +332,10 @@ def validate_in_background(document: dict[str, Any], file: str) -> Callable[[], 
     pid = os.fork()
     if pid == 0:  # the child: validate, report, leave without running any cleanup
         _die_with(parent)
+        # What it inherited (the document, the parent's modules) is never garbage
+        # here: the collector need not walk it (GitHub: 0.12 -> 0.02 s of the child's
+        # CPU) nor write to its pages, which the parent still shares.
+        gc.freeze()
         os.close(read_end)
         # Findings, or the problems of an error (an exception does not pickle whole).
         result: Findings | tuple[Problem, ...]
