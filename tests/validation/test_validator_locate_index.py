@@ -19,7 +19,7 @@ import pytest
 from corpus.docs import DOCUMENTS, path_of, ref_root_of
 from toolcat.errors import ToolcatError
 from toolcat.load.bundle import bundle
-from toolcat.load.validation.locate import _JSON_TYPES, Locator, _follow
+from toolcat.load.validation.locate import Locator, _follow, wrong_default
 from toolcat.vocab.pointers import pointer
 
 Path = tuple[Any, ...]
@@ -51,17 +51,8 @@ def reference_relative(nodes: list[tuple[Any, Path]], path: Sequence[Any],
 
 
 def reference_bad_default(nodes: list[tuple[Any, Path]], value: Any) -> str | None:
-    kinds = _JSON_TYPES.get(type(value), ())
     for node, where in nodes:
-        if not isinstance(node, dict) or "default" not in node or node["default"] != value:
-            continue
-        declared = node.get("type")
-        types = [declared] if isinstance(declared, str) else declared
-        if not isinstance(types, list):
-            continue
-        if value is None and node.get("nullable") is True:
-            continue
-        if not any(k in types for k in kinds):
+        if isinstance(node, dict) and "default" in node and wrong_default(node, value):
             return pointer(*where, "default")
     return None
 

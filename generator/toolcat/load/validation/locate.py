@@ -131,19 +131,9 @@ class Locator:
         """
         if self._defaults is None:
             self._defaults = [i for i, n in self.containers.objects() if "default" in n]
-        kinds = _JSON_TYPES.get(type(value), ())
         nodes = self.containers.nodes
         for i in self._defaults:
-            node = nodes[i]
-            if node["default"] != value:
-                continue
-            declared = node.get("type")
-            types = [declared] if isinstance(declared, str) else declared
-            if not isinstance(types, list):
-                continue
-            if value is None and node.get("nullable") is True:
-                continue
-            if not any(k in types for k in kinds):
+            if wrong_default(nodes[i], value):
                 return pointer(*self.containers.path(i), "default")
         return None
 
@@ -173,6 +163,21 @@ def _key(document: Any, param: Any) -> tuple[Any, Any]:
     if not isinstance(param, dict):
         return (None, None)
     return (param.get("name"), param.get("in"))
+
+
+def wrong_default(schema: dict[Any, Any], value: Any) -> bool:
+    """Whether ``schema`` (an object with a ``default``) has ``value`` as its default and
+    a declared ``type`` that does not admit it."""
+    if schema["default"] != value:
+        return False
+    declared = schema.get("type")
+    types = [declared] if isinstance(declared, str) else declared
+    if not isinstance(types, list):
+        return False
+    if value is None and schema.get("nullable") is True:
+        return False
+    kinds = _JSON_TYPES.get(type(value), ())
+    return not any(k in types for k in kinds)
 
 
 _JSON_TYPES: dict[type, tuple[str, ...]] = {
