@@ -11,7 +11,9 @@ comparing the slow path with itself.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from corpus.docs import BROKEN, DOCUMENTS, VALIDATOR_REJECTS, path_of, ref_root_
 from jsonschema.validators import Draft4Validator, Draft202012Validator
 from jsonschema_path.nodes import SchemaNode
 from openapi_schema_validator import OAS30Validator, OAS31Validator, OAS32Validator
+from openapi_spec_validator.schemas import utils as schema_utils
 from openapi_spec_validator.validation.keywords import RootValidator, SchemaValidator
 from pathable.accessors import SubscriptableAccessor
 from referencing._core import Resolver
@@ -33,7 +36,7 @@ ALL = tuple(p.name for p in validator_speedups.PATCHES)
 # defined inside it: its __qualname__ starts with that name). Two patches may replace
 # the same attribute in turn (metaschema-prefilter wraps metaschema-validator's
 # check_schema on OAS30Validator), so a patch counts as installed by its own code.
-TARGETS: dict[str, tuple[str, tuple[tuple[type, str], ...]]] = {
+TARGETS: dict[str, tuple[str, tuple[tuple[Any, str], ...]]] = {
     "subscriptable": ("_install_subscriptable", ((SubscriptableAccessor, "_get_subnode"),)),
     "metaschema-validator": ("_install_metaschema_validator", tuple(
         (c, "check_schema") for c in (OAS30Validator, OAS31Validator, OAS32Validator))),
@@ -45,10 +48,11 @@ TARGETS: dict[str, tuple[str, tuple[tuple[type, str], ...]]] = {
     "root-node": ("_install_root_node", ((RootValidator, "__call__"),)),
     "metaschema-prefilter": ("_install_metaschema_prefilter",
                              ((OAS30Validator, "check_schema"),)),
+    "schema-json": ("_install_schema_json", ((schema_utils, "get_schema"),)),
 }
 
 
-def _installed_by(owner: type, name: str, installer: str) -> bool:
+def _installed_by(owner: Any, name: str, installer: str) -> bool:
     value = owner.__dict__[name]
     function = getattr(value, "__func__", value)
     return str(getattr(function, "__qualname__", "")).startswith(installer + ".")
@@ -78,11 +82,11 @@ def run(document: dict[str, Any], file: str, fast: bool,
         seen.append(patched_now())
         yield from errors(doc)
 
-    def recorded(err: Any, doc: dict[str, Any], name: str) -> Any:
+    def recorded(err: Any, locator: Any, name: str) -> Any:
         raw.append((type(err).__name__, str(getattr(err, "message", err)),
                     list(getattr(err, "absolute_path", [])),
                     list(getattr(err, "schema_path", [])), getattr(err, "validator", None)))
-        return problem(err, doc, name)
+        return problem(err, locator, name)
 
     with monkeypatch.context() as patch:
         patch.setattr(validate, "_errors", probed)
@@ -241,7 +245,7 @@ def _versions(wrong: set[str]) -> Callable[[str], str | None]:
     ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve", "metaschema-prefilter"}),
     ({"jsonschema-rs"}, {"metaschema-prefilter"}),
     ({"openapi-spec-validator", "jsonschema-path"},
-     {"schema-keywords", "reference-chain", "root-node"}),
+     {"schema-keywords", "reference-chain", "root-node", "schema-json"}),
     ({"referencing"}, {"reference-lookup", "metaschema-evolve", "reference-chain",
                        "schema-keywords", "root-node"}),
     ({"pathable", "openapi-schema-validator", "jsonschema", "referencing", "jsonschema-rs",
@@ -264,6 +268,31 @@ def test_other_versions_skip_their_patches(wrong: set[str], skipped: set[str],
         monkeypatch.undo()
         assert seen == set(ALL) - skipped
         assert records == expected, version
+
+
+SHIPPED = sorted(p.parent.name[1:] for p in
+                 (Path(schema_utils.__file__).parent.parent / "resources" / "schemas")
+                 .glob("v*/schema.json"))
+
+
+@pytest.mark.parametrize("version", SHIPPED)
+def test_schema_read_by_json_is_the_schema_read_by_yaml(version: str) -> None:
+    """Every OpenAPI schema the validator ships, read by the patch and as the library
+    reads it: the same value (1 is not 1.0 is not True: compared as JSON text too),
+    the same URI."""
+    slow = schema_utils.get_schema(version)
+    with validator_speedups.speedups() as applied:
+        assert "schema-json" in applied
+        fast = schema_utils.get_schema(version)
+    assert fast[1] == slow[1]
+    assert fast[0] == slow[0], version
+    assert json.dumps(fast[0]) == json.dumps(slow[0]), version
+    with validator_speedups.speedups(), pytest.raises(OSError, match="No such file"):
+        schema_utils.get_schema("9.9")
+
+
+def test_schema_versions_found() -> None:
+    assert {"2.0", "3.0", "3.1"} <= set(SHIPPED), SHIPPED
 
 
 def test_unexpected_code_skips_the_patch(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,7 @@ network. Its errors are turned into problems with a JSON pointer.
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import pickle
 import signal
@@ -24,7 +25,7 @@ from ...vocab.pointers import pointer, split_pointer
 from .bounds import BOUNDS
 from .false_positives import pinned
 from .findings import Findings, refusal
-from .locate import locate
+from .locate import Locator
 from .speedups import speedups
 
 RESOLVED_CACHE = 4096
@@ -121,9 +122,10 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
     # The bounds always: without them small documents validate for minutes.
     with speedups(BOUNDS), speedups() if fast else nullcontext():
         errors = _errors(document)
+        locator = Locator(document)
         try:
             for err in errors:
-                problem = _problem(err, document, file)
+                problem = _problem(err, locator, file)
                 if pinned(problem, document) is None:   # the specification allows it
                     problems.append(problem)
                 if limit is not None and len(problems) >= limit:
@@ -137,10 +139,10 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
     return problems
 
 
-def _problem(err: Any, document: dict[str, Any], file: str) -> Problem:
+def _problem(err: Any, locator: Locator, file: str) -> Problem:
     message = str(getattr(err, "message", err)).splitlines()[0]
     path = list(getattr(err, "absolute_path", []) or [])
-    where = locate(document, message, path, getattr(err, "instance", None))
+    where = locator.locate(message, path, getattr(err, "instance", None))
     if len(message) > 300:
         message = message[:300] + "..."
     if where is None:
@@ -330,6 +332,10 @@ def validate_in_background(document: dict[str, Any], file: str) -> Callable[[], 
     pid = os.fork()
     if pid == 0:  # the child: validate, report, leave without running any cleanup
         _die_with(parent)
+        # What it inherited (the document, the parent's modules) is never garbage
+        # here: the collector need not walk it (GitHub: 0.12 -> 0.02 s of the child's
+        # CPU) nor write to its pages, which the parent still shares.
+        gc.freeze()
         os.close(read_end)
         # Findings, or the problems of an error (an exception does not pickle whole).
         result: Findings | tuple[Problem, ...]

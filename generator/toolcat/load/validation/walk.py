@@ -41,17 +41,18 @@ _RESOLVED: Any = Resolved   # attrs' generic class: mypy does not see its fields
 class Node:
     """A subschema reached from ``parent`` by ``key``, resolved once, on first use."""
 
-    __slots__ = ("_key", "_origin", "_parent", "_resolved")
+    __slots__ = ("_contents", "_key", "_origin", "_parent", "_resolver")
 
-    def __init__(self, origin: Any, parent: Node | None, key: Any, resolved: Any) -> None:
+    def __init__(self, origin: Any, parent: Node | None, key: Any) -> None:
         self._origin = origin       # the SchemaPath the walk was entered with
         self._parent = parent       # None: this node is the origin itself
         self._key = key
-        self._resolved = resolved   # referencing's Resolved, once known
+        self._resolver: Any = None  # with _contents: what it resolved to, once known
+        self._contents: Any = None
 
     @classmethod
     def entered(cls, path: Any) -> Node:
-        return cls(path, None, None, None)
+        return cls(path, None, None)
 
     @property
     def parts(self) -> tuple[Any, ...]:
@@ -62,31 +63,33 @@ class Node:
             node = node._parent
         return (*self._origin.parts, *reversed(keys))
 
-    def _get(self) -> Any:
-        found = self._resolved
-        if found is None:
-            if self._parent is None:
+    def _value(self) -> Any:
+        """The contents this node resolves to (with ``_resolver``, what referencing's
+        ``Resolved`` would hold; kept as two fields: most steps follow no reference)."""
+        if self._resolver is None:
+            parent = self._parent
+            if parent is None:
                 found = self._origin.accessor.get_resolved(self._origin.parts)
             else:
-                parent = self._parent._get()
-                contents, key = parent.contents, self._key
+                contents, key = parent._value(), self._key
                 node = contents.get(key, _MISSING) if type(contents) is dict else _MISSING
                 if node is _MISSING or (isinstance(node, dict) and "$ref" in node):
-                    found = _step(contents, key, parent.resolver)
+                    found = _step(contents, key, parent._resolver)
                 else:   # a plain step: no reference to follow
-                    found = _RESOLVED(node, parent.resolver)
-            self._resolved = found
-        return found
+                    self._contents, self._resolver = node, parent._resolver
+                    return node
+            self._contents, self._resolver = found.contents, found.resolver
+        return self._contents
 
     def child(self, key: Any) -> Node:
-        return Node(self._origin, self, key, None)
+        return Node(self._origin, self, key)
 
     def read_value(self) -> Any:
-        return self._get().contents
+        return self._value()
 
     def __contains__(self, key: Any) -> bool:
         try:
-            node = self._get().contents
+            node = self._value()
         except (KeyError, IndexError, TypeError):
             return False
         if isinstance(node, dict):
@@ -96,7 +99,7 @@ class Node:
         return False
 
     def keys(self) -> Any:
-        node = self._get().contents
+        node = self._value()
         if isinstance(node, dict):
             return node.keys()
         if isinstance(node, list):
@@ -115,7 +118,7 @@ class Node:
             yield key, self.child(key)
 
     def __len__(self) -> int:
-        node = self._get().contents
+        node = self._value()
         if isinstance(node, (dict, list)):
             return len(node)
         parts = self.parts
@@ -128,7 +131,7 @@ class Node:
         # (not followed when it is a reference).
         from jsonschema_path.nodes import SchemaNode  # noqa: PLC0415
 
-        child = SchemaNode._get_subnode(self._get().contents, key)
+        child = SchemaNode._get_subnode(self._value(), key)
         if isinstance(child, (Mapping, list)):
             return self.child(key)
         return child
@@ -151,7 +154,7 @@ class Node:
 
     @contextmanager
     def resolve(self) -> Iterator[Any]:
-        yield self._get()
+        yield _RESOLVED(self._value(), self._resolver)
 
     def as_schema_path(self) -> Any:
         return self._origin._clone_with_parts(self.parts)
@@ -184,8 +187,8 @@ def schema_walk(validation_error: Any, extra_parameters_error: Any) -> Callable[
                  meta_checked: bool = False) -> Iterator[Any]:
         if type(schema) is not Node:
             schema = Node.entered(schema)
-        schema_value = schema.read_value()
-        if not isinstance(schema_value, (Mapping, bool)):
+        schema_value = schema._value()
+        if type(schema_value) is not dict and not isinstance(schema_value, Mapping | bool):
             yield validation_error(f"{schema_value!r} is not of type 'object', 'boolean'")
             return
         keys: Any = schema_value if isinstance(schema_value, dict) else ()
