@@ -19,7 +19,7 @@ import pytest
 from helpers.fixtures import generate, write_spec
 from toolcat.config import Target
 from toolcat.errors import ToolcatError
-from toolcat.parse.exact_json import may_be_rounded
+from toolcat.parse.limits import check_tree_depth, check_tree_refs
 from toolcat.parse.reader import parse_bytes
 from toolcat.pipeline import CATALOG_FILE, build_catalog, render_files, spec_verdict
 
@@ -93,5 +93,8 @@ def test_a_ref_to_the_document_or_a_section_is_refused(tmp_path: Path, ref: str)
     ('{"x": 1e18, "y": [0.5]}', False),
 ])
 def test_a_second_read_only_where_orjson_may_have_rounded(text: str, wide: bool) -> None:
-    """Only a file that may hold an integer orjson rounded is read a second time."""
-    assert may_be_rounded(orjson.loads(text)) == wide
+    """Only a file that may hold an integer orjson rounded is read a second time: both
+    depth walks (the plain one and a run's) see such a float in their one pass."""
+    tree = orjson.loads(text)
+    assert check_tree_depth(tree, "x.json") == wide
+    assert check_tree_refs(tree, "x.json").rounded == wide

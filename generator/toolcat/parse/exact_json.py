@@ -4,8 +4,9 @@ orjson reads an integer beyond 64 bits as a float (18446744073709551617 becomes
 1.8446744073709552e+19) and refuses ``1e400``. Every integer it rounds so lies
 outside [-2**63, 2**64), so a parsed tree with a float that large may hold one: that
 file is read again with the standard library, which keeps every integer exact (a
-float literal that large is read twice for nothing, which is rare). Looking at the
-parsed floats costs a tenth of scanning the bytes of a 13 MB file for digit runs.
+float literal that large is read twice for nothing, which is rare). The parsed floats
+are looked at by the walk that bounds the tree's depth (parse/limits.py), in the same
+pass: a tenth of scanning the bytes of a 13 MB file for digit runs.
 (Numbers that are infinite as floats, and NaN, never get here: orjson refuses them
 with their line.)
 """
@@ -18,24 +19,6 @@ from typing import Any
 from ..errors import fail
 
 ROUNDED = float(2 ** 63)   # orjson's floats from integers are this large or more
-
-
-def may_be_rounded(tree: Any) -> bool:
-    """Whether orjson's ``tree`` holds a float large enough to be a rounded integer."""
-    if type(tree) is float:
-        return abs(tree) >= ROUNDED
-    if type(tree) is not dict and type(tree) is not list:
-        return False
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        for value in node.values() if type(node) is dict else node:
-            kind = type(value)
-            if kind is dict or kind is list:
-                stack.append(value)
-            elif kind is float and abs(value) >= ROUNDED:
-                return True
-    return False
 
 
 def exact_json(data: bytes, file: str) -> Any:

@@ -19,11 +19,12 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import ToolcatError, fail
 from ..vocab.keywords import DEFINITIONS, SUBSCHEMA_MAP
 from ..vocab.pointers import pointer
+from .exact_json import ROUNDED
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_PATH_BYTES = 4096   # Linux PATH_MAX; a file name toolcat is given or reaches by $ref
@@ -105,15 +106,18 @@ def check_depth(data: Any, file: str) -> None:
                "to a named schema for recursive structures")
 
 
-def check_tree_depth(data: Any, file: str) -> None:
-    """``check_depth`` for data that shares no container (parsed JSON always is a tree).
+def check_tree_depth(data: Any, file: str) -> bool:
+    """``check_depth`` for data that shares no container (parsed JSON always is a tree);
+    True when the tree holds a float large enough to be an integer orjson rounded
+    (parse/exact_json.py), seen in the same pass.
 
     One pass with a depth per container and no memo: ten times faster than
     ``check_depth`` on a 13 MB document. Where the limit is passed, ``check_depth``
     names the place. (JSON parsers give exactly ``dict`` and ``list``.)
     """
     if type(data) is not dict and type(data) is not list:
-        return
+        return type(data) is float and abs(data) >= ROUNDED
+    rounded = False
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
         node, depth = stack.pop()
@@ -121,8 +125,12 @@ def check_tree_depth(data: Any, file: str) -> None:
             check_depth(data, file)
             raise AssertionError(f"{file}: nests past {MAX_DEPTH}, but check_depth passed")
         for value in node.values() if type(node) is dict else node:
-            if type(value) is dict or type(value) is list:
+            kind = type(value)
+            if kind is dict or kind is list:
                 stack.append((value, depth + 1))
+            elif kind is float and abs(value) >= ROUNDED:
+                rounded = True
+    return rounded
 
 
 # Keys whose dict value load/bundle.py reads as a map of schemas, where a string
@@ -130,15 +138,23 @@ def check_tree_depth(data: Any, file: str) -> None:
 SPLICING = SUBSCHEMA_MAP | DEFINITIONS | {"schemas"}
 
 
-def check_tree_refs(data: Any, file: str) -> bool:
+class TreeFacts(NamedTuple):
+    """What ``check_tree_refs`` learns of a JSON tree in its one pass."""
+
+    local: bool     # every $ref local and none splicing a map (load/bundle.py's question)
+    rounded: bool   # a float large enough to be an integer orjson rounded
+
+
+def check_tree_refs(data: Any, file: str) -> TreeFacts:
     """``check_tree_depth`` that also answers, in the same pass, load/bundle.py's
     question about a spec's root file (``_self_contained``, which the answer spares a
-    walk of its own): True when every string ``$ref`` is ``#`` or ``#/...`` and no
+    walk of its own): ``local`` when every string ``$ref`` is ``#`` or ``#/...`` and no
     dict held under a ``SPLICING`` key has a string ``$ref``. The depth is checked the
     same way, and refused with the same words and place."""
     if type(data) is not dict and type(data) is not list:
-        return True
+        return TreeFacts(True, type(data) is float and abs(data) >= ROUNDED)
     local = True
+    rounded = False
     level: list[Any] = [data]
     depth = 1
     while level:   # one level of containers at a time: no (node, depth) pairs
@@ -150,8 +166,11 @@ def check_tree_refs(data: Any, file: str) -> bool:
         for node in level:
             if type(node) is list:
                 for value in node:
-                    if type(value) is dict or type(value) is list:
+                    kind = type(value)
+                    if kind is dict or kind is list:
                         push(value)
+                    elif kind is float and abs(value) >= ROUNDED:
+                        rounded = True
                 continue
             if local:
                 ref = node.get("$ref")
@@ -165,9 +184,11 @@ def check_tree_refs(data: Any, file: str) -> bool:
                     push(value)
                 elif kind is list:
                     push(value)
+                elif kind is float and abs(value) >= ROUNDED:
+                    rounded = True
         level = below
         depth += 1
-    return local
+    return TreeFacts(local, rounded)
 
 
 def _children(node: Any) -> list[tuple[str | int, Any]]:

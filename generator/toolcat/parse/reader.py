@@ -39,7 +39,7 @@ from yaml.nodes import ScalarNode, SequenceNode
 
 from ..errors import Problem, ToolcatError, fail
 from .duplicates import Repeats, check_json, may_repeat
-from .exact_json import exact_json, may_be_rounded
+from .exact_json import exact_json
 from .inputs import Inputs, Read
 from .limits import check_tree_depth, check_tree_refs, read_bounded
 from .yaml_build import build
@@ -239,17 +239,18 @@ def _load_yaml(data: bytes, file: str, repeats: Repeats) -> Any:
 
 
 def parse_bytes(data: bytes, path: Path, repeats: Repeats | None = None,
-                walk: Callable[[Any, str], object] = check_tree_depth) -> Any:
+                walk: Callable[[Any, str], bool] = check_tree_depth) -> Any:
     """Parse JSON or YAML bytes; errors name the file and the line. A key written
     twice in one object refuses the file, unless ``repeats`` collects it. ``walk``
-    bounds a JSON tree's depth (``read_document``'s also notes what the bundle asks)."""
+    bounds a JSON tree's depth and says whether it may hold an integer orjson rounded
+    (``read_document``'s also notes what the bundle asks)."""
     with _collector_paused():
         return _parse(data, path, repeats if repeats is not None else Repeats(str(path)),
                       walk)
 
 
 def _parse(data: bytes, path: Path, repeats: Repeats,
-           walk: Callable[[Any, str], object]) -> Any:
+           walk: Callable[[Any, str], bool]) -> Any:
     if is_json_path(path) or data.lstrip()[:1] in (b"{", b"["):
         try:
             parsed = orjson.loads(data)
@@ -258,9 +259,9 @@ def _parse(data: bytes, path: Path, repeats: Repeats,
                 raise fail(str(path), f"line {exc.lineno} column {exc.colno}",
                            f"invalid JSON: {exc.msg}", "fix the syntax at that line") from None
         else:
-            if may_be_rounded(parsed):
+            # JSON shares no container; the same bytes read exactly hold the same containers
+            if walk(parsed, str(path)):
                 parsed = exact_json(data, str(path))
-            walk(parsed, str(path))   # JSON shares no container
             return check_json(data, repeats) if may_repeat(data, parsed) else parsed
     try:
         return _load_yaml(data, str(path), repeats)
@@ -297,8 +298,10 @@ def read_document(path: Path, repeats: Repeats | None = None,
         return lent.tree, data
     run = read
 
-    def walk(tree: Any, file: str) -> None:
-        run.note_refs(data, check_tree_refs(tree, file))
+    def walk(tree: Any, file: str) -> bool:
+        facts = check_tree_refs(tree, file)
+        run.note_refs(data, facts.local)
+        return facts.rounded
 
     return parse_bytes(data, path, repeats, walk), data
 
