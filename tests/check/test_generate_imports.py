@@ -55,7 +55,8 @@ main()
 # Imported only by a run that needs them (the module, and what it brings).
 HEAVY = ("pydantic", "pydantic_core", "jsonpath_rfc9535", "urllib.request", "http.client",
          "toolcat.parse.checked_yaml", "toolcat.config.checked", "toolcat.overrides.schema",
-         "toolcat.load.swagger2")
+         "toolcat.load.swagger2",
+         "importlib.metadata")   # versions come from the folder names (identity.py)
 
 
 def _modules(tmp_path: Path, *args: str) -> list[str]:
@@ -88,7 +89,8 @@ def test_overrides_overlays_and_swagger_import_what_they_need(tmp_path: Path) ->
     (tmp_path / "overrides.yaml").write_text(OVERRIDES)
     names = _modules(tmp_path, "--spec", "swagger.json", "--overlay", "overlay.yaml",
                      "--overrides", "overrides.yaml")
-    missing = [p for p in HEAVY if p not in ("urllib.request", "http.client")
+    missing = [p for p in HEAVY if p not in ("urllib.request", "http.client",
+                                              "importlib.metadata")
                and not _loaded(names, p)]
     assert missing == [], f"the probe did not see {missing} imported"
     catalog = json.loads((tmp_path / "out" / "catalog.json").read_text())

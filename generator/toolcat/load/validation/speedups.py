@@ -71,10 +71,10 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
+
+from ... import identity
 
 Undo = Callable[[], None]
 
@@ -87,12 +87,11 @@ class Patch:
     needs: tuple[str, ...] = ()          # patches that must be installed first
 
 
-@cache
 def installed_version(distribution: str) -> str | None:
-    try:
-        return version(distribution)
-    except PackageNotFoundError:
-        return None
+    """The installed version (None: not installed), from the folder names as the
+    record reads them: importlib.metadata costs the generating process ~50 ms to import."""
+    found = identity.installed_version(distribution)
+    return None if found == "absent" else found
 
 
 def applicable(patch: Patch) -> bool:

@@ -16,11 +16,11 @@ import threading
 import time
 from collections.abc import Callable, Generator
 from contextlib import nullcontext
-from importlib.metadata import version
 from typing import Any
 from urllib.parse import unquote
 
 from ...errors import Problem, ToolcatError
+from ...identity import installed_version
 from ...vocab.pointers import pointer, split_pointer
 from .bounds import BOUNDS
 from .false_positives import pinned
@@ -43,8 +43,8 @@ BACKEND = "jsonschema-rs"
 
 def validator_id() -> str:
     """Name and version of the validator: part of what a validation verdict depends on."""
-    return (f"openapi-spec-validator=={version('openapi-spec-validator')},"
-            f"{BACKEND}=={version(BACKEND)}")
+    return (f"openapi-spec-validator=={installed_version('openapi-spec-validator')},"
+            f"{BACKEND}=={installed_version(BACKEND)}")
 
 
 def verdict(spec_sha: str, validator: str | None = None) -> str:
