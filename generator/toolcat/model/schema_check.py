@@ -39,6 +39,7 @@ def check_schemas(tools: list[Tool], file: str, defs: Definitions) -> None:
     problems = []
     checked: set[int] = set()
     walked: set[int] = set()
+    clean: dict[int, int] = {}
     for tool in tools:
         for kind, schema in (("inputSchema", tool.input_schema),
                              ("outputSchema", tool.output_schema)):
@@ -50,7 +51,7 @@ def check_schemas(tools: list[Tool], file: str, defs: Definitions) -> None:
                 continue
             problems += [_pattern_problem(tool, kind, schema, path, pattern, str(exc), file,
                                           defs)
-                         for path, pattern, exc in _schema_patterns(schema, walked)]
+                         for path, pattern, exc in _schema_patterns(schema, walked, clean)]
     if problems:
         raise ToolcatError(problems)
 
@@ -73,26 +74,41 @@ def _first_error(schema: dict[str, Any],
     return None
 
 
-def _schema_patterns(schema: dict[str, Any], walked: set[int]
+def _schema_patterns(schema: dict[str, Any], walked: set[int], clean: dict[int, int]
                      ) -> list[tuple[list[Any], str, EcmaPatternError]]:
     """``_bad_patterns`` of a tool schema; a shared ``$defs`` entry is walked once."""
     shared = schema.get("$defs")
     shared = shared if isinstance(shared, dict) else {}
-    found = _bad_patterns({k: v for k, v in schema.items() if k != "$defs"}, [], 0)
+    found = _bad_patterns({k: v for k, v in schema.items() if k != "$defs"}, [], 0, clean)
     for name, sub in shared.items():
         if id(sub) not in walked:
             walked.add(id(sub))
-            found += _bad_patterns(sub, ["$defs", name], 0)
+            found += _bad_patterns(sub, ["$defs", name], 0, clean)
     return found
 
 
-def _bad_patterns(node: Any, path: list[Any], depth: int
+def _bad_patterns(node: Any, path: list[Any], depth: int, clean: dict[int, int]
                   ) -> list[tuple[list[Any], str, EcmaPatternError]]:
     """(path, pattern, why) of every pattern under the schema ``node`` that is not an
     ECMA-262 regular expression; a pattern's path ends in ``pattern`` or in its
-    ``patternProperties`` key."""
+    ``patternProperties`` key.
+
+    ``clean``: id of a node below a tool's root (held by the tools while they are
+    checked) -> the least depth it was found without a bad pattern at; met again
+    no shallower (a parameter's schema is shared by the tools that take it), it is
+    not walked again."""
     if not isinstance(node, dict) or depth > 500:
         return []
+    if clean.get(id(node), 501) <= depth:
+        return []
+    found = _patterns_here(node, path, depth, clean)
+    if not found and depth:   # the root is a copy made for the walk: its id is not kept
+        clean[id(node)] = min(depth, clean.get(id(node), depth))
+    return found
+
+
+def _patterns_here(node: dict[str, Any], path: list[Any], depth: int, clean: dict[int, int]
+                   ) -> list[tuple[list[Any], str, EcmaPatternError]]:
     found: list[tuple[list[Any], str, EcmaPatternError]] = []
     texts = [(["pattern"], node.get("pattern"))] if isinstance(node.get("pattern"), str) else []
     names = node.get("patternProperties")
@@ -104,13 +120,13 @@ def _bad_patterns(node: Any, path: list[Any], depth: int
             found.append(([*path, *where], str(text), exc))
     for key, value in node.items():
         if key in SUBSCHEMA_ONE:
-            found += _bad_patterns(value, [*path, key], depth + 1)
+            found += _bad_patterns(value, [*path, key], depth + 1, clean)
         elif key in SUBSCHEMA_MAP and isinstance(value, dict):
             for name, sub in value.items():
-                found += _bad_patterns(sub, [*path, key, name], depth + 1)
+                found += _bad_patterns(sub, [*path, key, name], depth + 1, clean)
         elif key in SUBSCHEMA_LIST and isinstance(value, list):
             for i, sub in enumerate(value):
-                found += _bad_patterns(sub, [*path, key, i], depth + 1)
+                found += _bad_patterns(sub, [*path, key, i], depth + 1, clean)
     return found
 
 
