@@ -39,7 +39,6 @@ def check_schemas(tools: list[Tool], file: str, defs: Definitions) -> None:
     problems = []
     checked: set[int] = set()
     walked: set[int] = set()
-    clean: dict[int, int] = {}
     for tool in tools:
         for kind, schema in (("inputSchema", tool.input_schema),
                              ("outputSchema", tool.output_schema)):
@@ -51,7 +50,7 @@ def check_schemas(tools: list[Tool], file: str, defs: Definitions) -> None:
                 continue
             problems += [_pattern_problem(tool, kind, schema, path, pattern, str(exc), file,
                                           defs)
-                         for path, pattern, exc in _schema_patterns(schema, walked, clean)]
+                         for path, pattern, exc in _schema_patterns(schema, walked)]
     if problems:
         raise ToolcatError(problems)
 
@@ -74,41 +73,60 @@ def _first_error(schema: dict[str, Any],
     return None
 
 
-def _schema_patterns(schema: dict[str, Any], walked: set[int], clean: dict[int, int]
+def _schema_patterns(schema: dict[str, Any], walked: set[int]
                      ) -> list[tuple[list[Any], str, EcmaPatternError]]:
     """``_bad_patterns`` of a tool schema; a shared ``$defs`` entry is walked once."""
     shared = schema.get("$defs")
     shared = shared if isinstance(shared, dict) else {}
-    found = _bad_patterns({k: v for k, v in schema.items() if k != "$defs"}, [], 0, clean)
+    own = {k: v for k, v in schema.items() if k != "$defs"}
+    found = [] if _compiles_all(own) else _bad_patterns(own, [], 0)
     for name, sub in shared.items():
         if id(sub) not in walked:
             walked.add(id(sub))
-            found += _bad_patterns(sub, ["$defs", name], 0, clean)
+            found += [] if _compiles_all(sub) else _bad_patterns(sub, ["$defs", name], 0)
     return found
 
 
-def _bad_patterns(node: Any, path: list[Any], depth: int, clean: dict[int, int]
+def _compiles_all(root: Any) -> bool:
+    """Whether every pattern ``_bad_patterns`` would look at compiles: the same walk
+    (as deep, by the same keywords) without the paths, which only a bad pattern needs;
+    it is rare, and building a path per subschema cost more than the walk."""
+    stack: list[tuple[Any, int]] = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, dict) or depth > 500:
+            continue
+        if isinstance(node.get("pattern"), str) and not _compiles(node["pattern"]):
+            return False
+        names = node.get("patternProperties")
+        if isinstance(names, dict) and not all(_compiles(str(k)) for k in names):
+            return False
+        depth += 1
+        for key, value in node.items():
+            if key in SUBSCHEMA_ONE:
+                stack.append((value, depth))
+            elif key in SUBSCHEMA_MAP and isinstance(value, dict):
+                stack += [(sub, depth) for sub in value.values()]
+            elif key in SUBSCHEMA_LIST and isinstance(value, list):
+                stack += [(sub, depth) for sub in value]
+    return True
+
+
+def _compiles(text: str) -> bool:
+    try:
+        compile_pattern(text)
+    except EcmaPatternError:
+        return False
+    return True
+
+
+def _bad_patterns(node: Any, path: list[Any], depth: int
                   ) -> list[tuple[list[Any], str, EcmaPatternError]]:
     """(path, pattern, why) of every pattern under the schema ``node`` that is not an
     ECMA-262 regular expression; a pattern's path ends in ``pattern`` or in its
-    ``patternProperties`` key.
-
-    ``clean``: id of a node below a tool's root (held by the tools while they are
-    checked) -> the least depth it was found without a bad pattern at; met again
-    no shallower (a parameter's schema is shared by the tools that take it), it is
-    not walked again."""
+    ``patternProperties`` key."""
     if not isinstance(node, dict) or depth > 500:
         return []
-    if clean.get(id(node), 501) <= depth:
-        return []
-    found = _patterns_here(node, path, depth, clean)
-    if not found and depth:   # the root is a copy made for the walk: its id is not kept
-        clean[id(node)] = min(depth, clean.get(id(node), depth))
-    return found
-
-
-def _patterns_here(node: dict[str, Any], path: list[Any], depth: int, clean: dict[int, int]
-                   ) -> list[tuple[list[Any], str, EcmaPatternError]]:
     found: list[tuple[list[Any], str, EcmaPatternError]] = []
     texts = [(["pattern"], node.get("pattern"))] if isinstance(node.get("pattern"), str) else []
     names = node.get("patternProperties")
@@ -120,13 +138,13 @@ def _patterns_here(node: dict[str, Any], path: list[Any], depth: int, clean: dic
             found.append(([*path, *where], str(text), exc))
     for key, value in node.items():
         if key in SUBSCHEMA_ONE:
-            found += _bad_patterns(value, [*path, key], depth + 1, clean)
+            found += _bad_patterns(value, [*path, key], depth + 1)
         elif key in SUBSCHEMA_MAP and isinstance(value, dict):
             for name, sub in value.items():
-                found += _bad_patterns(sub, [*path, key, name], depth + 1, clean)
+                found += _bad_patterns(sub, [*path, key, name], depth + 1)
         elif key in SUBSCHEMA_LIST and isinstance(value, list):
             for i, sub in enumerate(value):
-                found += _bad_patterns(sub, [*path, key, i], depth + 1, clean)
+                found += _bad_patterns(sub, [*path, key, i], depth + 1)
     return found
 
 
