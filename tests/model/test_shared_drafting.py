@@ -3,7 +3,7 @@
 A parameter reached through ``$ref`` is drafted once per catalog (GitHub: 3,526 uses of
 582 objects), except where its neighbours decide its schema (an exploded form object
 may not take another parameter's name); the size budget serialises each shared
-``$defs`` entry once and adds the parts up; argument-name ladders are built only for
+``$defs`` mapping once and adds the parts up; argument-name ladders are built only for
 names that collide; check_schemas scans for patterns without paths first.
 """
 

@@ -56,8 +56,8 @@ class Budget:
         self.used = 0
         self.arguments = 0
         self.largest: list[tuple[int, str, str]] = []   # a heap: (bytes, name, pointer)
-        # id of a $defs entry -> (the entry, held so that its id stays its own; its bytes)
-        self._entries: dict[int, tuple[Any, int]] = {}
+        # id of a $defs mapping -> (the mapping, held so that its id stays its own; bytes)
+        self._mappings: dict[int, tuple[Any, int]] = {}
 
     def charge(self, tool: Tool) -> None:
         """Count ``tool``; past the limit, refuse at the largest tool's operation."""
@@ -77,25 +77,23 @@ class Budget:
                                 f"limit ({ARGUMENTS_BASE:,} + {ARGUMENTS_PER_KIB} per KiB)")
 
     def size(self, schema: Any) -> int:
-        """``len(dumps(schema, indent=False))``, each ``$defs`` entry serialised once per
-        catalog: tools share their entries (the same objects), so dumping each tool whole
-        wrote GitHub's shared definitions 2,446 times over. Compact JSON is ``{`` members
-        joined by ``,`` ``}``, a member ``"key":value``, so the parts' lengths add up to
-        the whole's exactly. (jsonio: integers past 64 bits, openai's, are exact digits, as
-        catalog.json has them.)"""
+        """``len(dumps(schema, indent=False))``, each ``$defs`` mapping serialised once per
+        catalog: tools share their mappings (``Definitions.closure``, ``budgeted_closure``:
+        one per set of roots), so dumping each tool whole wrote GitHub's shared definitions
+        2,446 times over. Compact JSON is ``{`` members joined by ``,`` ``}``, a member
+        ``"key":value``, so the parts' lengths add up to the whole's exactly. (jsonio:
+        integers past 64 bits, openai's, are exact digits, as catalog.json has them.)"""
         shared = schema.get("$defs") if isinstance(schema, dict) else None
         if not isinstance(shared, dict):
             return len(dumps(schema, indent=False))
         rest = {k: v for k, v in schema.items() if k != "$defs"}
-        held = 2 + max(len(shared) - 1, 0) + sum(
-            len(dumps(name, indent=False)) + 1 + self._entry(entry)
-            for name, entry in shared.items())
-        return len(dumps(rest, indent=False)) + (1 if rest else 0) + len(_DEFS_KEY) + held
+        return (len(dumps(rest, indent=False)) + (1 if rest else 0) + len(_DEFS_KEY)
+                + self._mapping(shared))
 
-    def _entry(self, entry: Any) -> int:
-        found = self._entries.get(id(entry))
-        if found is None or found[0] is not entry:
-            found = self._entries[id(entry)] = (entry, len(dumps(entry, indent=False)))
+    def _mapping(self, shared: dict[str, Any]) -> int:
+        found = self._mappings.get(id(shared))
+        if found is None or found[0] is not shared:
+            found = self._mappings[id(shared)] = (shared, len(dumps(shared, indent=False)))
         return found[1]
 
     def _refusal(self, what: str) -> Exception:
