@@ -57,7 +57,34 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str,
     """One parameter's argument. An exploded form object's members must not take the name
     of any parameter of its location (``located``, its own name aside) nor of an apiKey the
     operation's security sends there (``credentials``). Only an object needs them:
-    computing them for every parameter cost N² for N parameters (issue 28 item 12)."""
+    computing them for every parameter cost N² for N parameters (issue 28 item 12).
+
+    Once per parameter object and location (and, for such an object, its neighbours'
+    names): a parameter shared through ``$ref`` (GitHub's ``owner``, ``per_page``: 3,526
+    uses of 582) is the same argument in every operation. Its schema is shared, as the
+    ``$defs`` entries are: nothing after drafting writes into a tool's schema in place.
+    """
+    spec = _param_spec(defs, param, loc)
+    key = ("param", id(param), loc, spec.spread and located, spec.spread and credentials)
+    if key not in defs.memo:
+        defs.memo[key] = (param, _param_of(defs, param, spec, located, credentials))
+    found: tuple[Candidate, frozenset[str]] = defs.memo[key][1]
+    return found[0], set(found[1])
+
+
+@dataclass(frozen=True)
+class _ParamSpec:
+    """What a parameter says about its schema and serialisation, before any rewriting."""
+
+    raw_schema: Any
+    loc: str                   # the pointer of its schema
+    extra: dict[str, Any]      # the binding's content_type, or style/explode/allowReserved
+    target: Any                # the schema, its top-level $refs followed
+    spread: bool               # an exploded form object: its members are query/cookie names
+    resolved: bool = True      # False: following its $refs failed (``target`` unknown)
+
+
+def _param_spec(defs: Definitions, param: dict[str, Any], loc: str) -> _ParamSpec:
     location = param["in"]
     extra: dict[str, Any] = {}
     raw_schema = param.get("schema")
@@ -65,32 +92,43 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str,
         ctype = next(iter(param["content"]))
         raw_schema = param["content"][ctype].get("schema", {})
         extra["content_type"] = ctype
-        loc = f"{loc}/content/{escape_token(ctype)}/schema"
-    else:
-        loc = f"{loc}/schema"
-        style = param.get("style", _DEFAULT_STYLE.get(location, ("simple", False))[0])
-        extra["style"] = style
-        extra["explode"] = param.get("explode", style == "form")
-        if param.get("allowReserved") is True:
-            extra["allow_reserved"] = True
+        return _ParamSpec(raw_schema, f"{loc}/content/{escape_token(ctype)}/schema", extra,
+                          None, False)
+    loc = f"{loc}/schema"
+    style = param.get("style", _DEFAULT_STYLE.get(location, ("simple", False))[0])
+    extra["style"] = style
+    extra["explode"] = param.get("explode", style == "form")
+    if param.get("allowReserved") is True:
+        extra["allow_reserved"] = True
+    try:
+        target = defs.resolve_shallow(raw_schema, loc)[0] if raw_schema is not None else None
+    except Exception:   # raised again where it was: after rewriting, which locates it better
+        return _ParamSpec(raw_schema, loc, extra, None, True, resolved=False)
+    kinds = wire.json_kinds(target)
+    spread = extra["style"] == "form" and extra["explode"] and location in (
+        "query", "cookie") and (kinds is None or "object" in kinds)
+    return _ParamSpec(raw_schema, loc, extra, target, bool(spread))
+
+
+def _param_of(defs: Definitions, param: dict[str, Any], spec: _ParamSpec,
+              located: frozenset[str], credentials: frozenset[str]
+              ) -> tuple[Candidate, frozenset[str]]:
+    location, raw_schema, loc, extra = param["in"], spec.raw_schema, spec.loc, spec.extra
     schema, refs = defs.rewrite(raw_schema if raw_schema is not None else {}, loc, "input")
     schema = defs.relocated(_describe(schema, param), schema)
     required = location == "path" or param.get("required") is True
     if "content_type" not in extra:   # a JSON-encoded value is never empty on the wire
-        target = defs.resolve_shallow(raw_schema, loc)[0] if raw_schema is not None else None
-        kinds = wire.json_kinds(target)
-        spread = extra["style"] == "form" and extra["explode"] and location in (
-            "query", "cookie") and (kinds is None or "object" in kinds)
+        target = spec.target if spec.resolved else defs.resolve_shallow(raw_schema, loc)[0]
         taken = ((located - {param["name"]} - _member_names(defs, raw_schema, loc, 0))
                  | credentials
-                 if spread else frozenset())
+                 if spec.spread else frozenset())
         schema = defs.relocated(wire.parameter_schema(schema, target, location,
                                                       param.get("allowEmptyValue") is True,
                                                       required, taken, extra["style"]),
                                 schema)
         if extra["style"] == "deepObject":
             schema = _deep_names(defs, schema, raw_schema, loc)
-    return Candidate(param["name"], location, schema, required, extra), set(refs)
+    return Candidate(param["name"], location, schema, required, extra), refs
 
 
 def _deep_names(defs: Definitions, schema: Any, raw: Any, loc: str) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 from ..vocab.mcp import MAX_NAME
 
@@ -84,14 +85,17 @@ def shorten(name: str, budget: int) -> str:
 
 def tool_name(prefix: str, operation_id: str | None, method: str, path: str,
               budget: int = MAX_NAME) -> str:
-    base = snake(operation_id) if operation_id and snake(operation_id) else name_from_route(
-        method, path)
-    return shorten(prefix + base, budget)
+    base = snake(operation_id) if operation_id else ""
+    return shorten(prefix + (base or name_from_route(method, path)), budget)
 
 
+_UNKEPT = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+@lru_cache(maxsize=4096)   # a catalog repeats its wire names (owner, per_page...) many times
 def argument_name(wire: str) -> str:
     """Property keys clients accept: ``[A-Za-z0-9_.-]``, at most 64 characters."""
-    clean = re.sub(r"[^A-Za-z0-9_.-]+", "_", wire).strip("_") or "arg"
+    clean = _UNKEPT.sub("_", wire).strip("_") or "arg"
     return shorten(clean, MAX_NAME)
 
 

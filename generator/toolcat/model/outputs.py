@@ -137,10 +137,21 @@ def _loosened_any_of(defs: Definitions, schema: dict[str, Any]) -> dict[str, Any
     out = {}
     for key, value in schema.items():
         if key == "$defs" and isinstance(value, dict):
-            out[key] = {name: _shared_any_of(defs, entry) for name, entry in value.items()}
+            out[key] = _shared_defs_any_of(defs, value)
         else:
             out["anyOf" if key == "oneOf" else key] = _any_of(value, key in _NAMED)
     return out
+
+
+def _shared_defs_any_of(defs: Definitions, shared: dict[str, Any]) -> dict[str, Any]:
+    """The converted ``$defs`` mapping, once per mapping (``budgeted_closure`` shares one
+    between the tools of a set of roots)."""
+    key = ("any_of_defs", id(shared))
+    if key not in defs.memo:
+        defs.memo[key] = (shared, {name: _shared_any_of(defs, entry)
+                                   for name, entry in shared.items()})
+    converted: dict[str, Any] = defs.memo[key][1]
+    return converted
 
 
 def _shared_any_of(defs: Definitions, entry: Any) -> Any:

@@ -78,12 +78,46 @@ def _schema_patterns(schema: dict[str, Any], walked: set[int]
     """``_bad_patterns`` of a tool schema; a shared ``$defs`` entry is walked once."""
     shared = schema.get("$defs")
     shared = shared if isinstance(shared, dict) else {}
-    found = _bad_patterns({k: v for k, v in schema.items() if k != "$defs"}, [], 0)
+    own = {k: v for k, v in schema.items() if k != "$defs"}
+    found = [] if _compiles_all(own) else _bad_patterns(own, [], 0)
     for name, sub in shared.items():
         if id(sub) not in walked:
             walked.add(id(sub))
-            found += _bad_patterns(sub, ["$defs", name], 0)
+            found += [] if _compiles_all(sub) else _bad_patterns(sub, ["$defs", name], 0)
     return found
+
+
+def _compiles_all(root: Any) -> bool:
+    """Whether every pattern ``_bad_patterns`` would look at compiles: the same walk
+    (as deep, by the same keywords) without the paths, which only a bad pattern needs;
+    it is rare, and building a path per subschema cost more than the walk."""
+    stack: list[tuple[Any, int]] = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, dict) or depth > 500:
+            continue
+        if isinstance(node.get("pattern"), str) and not _compiles(node["pattern"]):
+            return False
+        names = node.get("patternProperties")
+        if isinstance(names, dict) and not all(_compiles(str(k)) for k in names):
+            return False
+        depth += 1
+        for key, value in node.items():
+            if key in SUBSCHEMA_ONE:
+                stack.append((value, depth))
+            elif key in SUBSCHEMA_MAP and isinstance(value, dict):
+                stack += [(sub, depth) for sub in value.values()]
+            elif key in SUBSCHEMA_LIST and isinstance(value, list):
+                stack += [(sub, depth) for sub in value]
+    return True
+
+
+def _compiles(text: str) -> bool:
+    try:
+        compile_pattern(text)
+    except EcmaPatternError:
+        return False
+    return True
 
 
 def _bad_patterns(node: Any, path: list[Any], depth: int

@@ -21,6 +21,7 @@ tenth of the second.
 from __future__ import annotations
 
 import heapq
+from typing import Any
 
 from ..errors import fail
 from ..jsonio import dumps
@@ -31,6 +32,7 @@ FACTOR = 16
 ARGUMENTS_BASE = 50_000
 ARGUMENTS_PER_KIB = 16
 NAMED = 5   # the largest tools named in the refusal
+_DEFS_KEY = '"$defs":'
 
 
 def limit(spec_bytes: int) -> int:
@@ -54,12 +56,12 @@ class Budget:
         self.used = 0
         self.arguments = 0
         self.largest: list[tuple[int, str, str]] = []   # a heap: (bytes, name, pointer)
+        # id of a $defs mapping -> (the mapping, held so that its id stays its own; bytes)
+        self._mappings: dict[int, tuple[Any, int]] = {}
 
     def charge(self, tool: Tool) -> None:
         """Count ``tool``; past the limit, refuse at the largest tool's operation."""
-        # jsonio: integers past 64 bits (openai's) are exact digits, as catalog.json has them
-        size = len(dumps(tool.input_schema, indent=False)) + len(
-            dumps(tool.output_schema, indent=False))
+        size = self.size(tool.input_schema) + self.size(tool.output_schema)
         self.used += size
         self.arguments += len(tool.binding.arguments)
         entry = (size, tool.name, tool.binding.pointer)
@@ -73,6 +75,26 @@ class Budget:
         if self.arguments > self.argument_limit:
             raise self._refusal(f"the tools pass {self.argument_limit:,} arguments, the "
                                 f"limit ({ARGUMENTS_BASE:,} + {ARGUMENTS_PER_KIB} per KiB)")
+
+    def size(self, schema: Any) -> int:
+        """``len(dumps(schema, indent=False))``, each ``$defs`` mapping serialised once per
+        catalog: tools share their mappings (``Definitions.closure``, ``budgeted_closure``:
+        one per set of roots), so dumping each tool whole wrote GitHub's shared definitions
+        2,446 times over. Compact JSON is ``{`` members joined by ``,`` ``}``, a member
+        ``"key":value``, so the parts' lengths add up to the whole's exactly. (jsonio:
+        integers past 64 bits, openai's, are exact digits, as catalog.json has them.)"""
+        shared = schema.get("$defs") if isinstance(schema, dict) else None
+        if not isinstance(shared, dict):
+            return len(dumps(schema, indent=False))
+        rest = {k: v for k, v in schema.items() if k != "$defs"}
+        return (len(dumps(rest, indent=False)) + (1 if rest else 0) + len(_DEFS_KEY)
+                + self._mapping(shared))
+
+    def _mapping(self, shared: dict[str, Any]) -> int:
+        found = self._mappings.get(id(shared))
+        if found is None or found[0] is not shared:
+            found = self._mappings[id(shared)] = (shared, len(dumps(shared, indent=False)))
+        return found[1]
 
     def _refusal(self, what: str) -> Exception:
         ranked = sorted(self.largest, key=lambda e: (-e[0], e[1]))

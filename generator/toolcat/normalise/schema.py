@@ -50,6 +50,7 @@ _SUBSCHEMAS = ONE | MAP | LIST
 _COMPOSING = frozenset({"properties", "allOf", "oneOf", "anyOf", "$ref"})
 _HIDDEN = {"input": "readOnly", "output": "writeOnly"}
 _ACCESS = frozenset({"readOnly", "writeOnly"})
+_DROPPED_INPUT = DROPPED | _ACCESS
 INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 # Resolves a local $ref to (def name, target schema, pointer of the target).
@@ -76,6 +77,8 @@ class SchemaRewriter:
         self.home = home      # the local $ref of the definition being rewritten, if any
         self.origins = origins   # pointers of a merged schema's properties (used once)
         self.refs: set[str] = set()
+        # keywords left out of the rewritten schema (readOnly/writeOnly of an input too)
+        self._dropped = _DROPPED_INPUT if mode == "input" else DROPPED
         # (walk, id of a raw schema) -> its names: a DAG of shared unions is walked
         # once per schema, not once per path (an anyOf of 3, 20 levels deep: 3**20).
         self._names_memo: dict[tuple[str, int], set[str]] = {}
@@ -93,29 +96,36 @@ class SchemaRewriter:
             return self._ref(node, loc)
         origins, self.origins = self.origins or {}, None
         out: dict[str, Any] = {}
+        dropped = self._dropped
         for key, value in node.items():
-            if key in DROPPED or key.startswith("x-") or self._annotation_dropped(key):
+            if key in dropped or key.startswith("x-"):
                 continue
-            if key == "properties" and origins and isinstance(value, dict):
-                out[key] = {k: self.rewrite(v, origins.get(
-                    k, f"{loc}/properties/{escape_token(k)}")) for k, v in value.items()}
-                continue
-            # Only a keyword that holds schemas needs its location (most hold text).
-            out[key] = (self._keyword(key, value, f"{loc}/{escape_token(key)}")
-                        if key in _SUBSCHEMAS or key == "type" else value)
+            if key in _SUBSCHEMAS:
+                if key == "properties" and origins and isinstance(value, dict):
+                    out[key] = {k: self.rewrite(v, origins.get(
+                        k, f"{loc}/properties/{escape_token(k)}")) for k, v in value.items()}
+                else:   # only a keyword that holds schemas needs its location (a
+                    # keyword's name has no character to escape)
+                    out[key] = self._keyword(key, value, f"{loc}/{key}")
+            else:
+                out[key] = list(value) if key == "type" and isinstance(value, list) else value
         if "example" in node and "examples" not in node:
             out["examples"] = [node["example"]]
-        _fix_exclusive(out, node)
+        if "exclusiveMinimum" in node or "exclusiveMaximum" in node:
+            _fix_exclusive(out, node)
         if self.mode == "input":
-            _format_bounds(out)
-            self._discriminate(node, out)
+            if "format" in out:
+                _format_bounds(out)
+            if "discriminator" in node:
+                self._discriminate(node, out)
         if isinstance(out.get("required"), list) and all(
                 isinstance(r, str) for r in out["required"]):
             # 2020-12: unique. Sorted: the order carries no meaning, so reordering the
             # document changes no byte (issue 28 item 17).
             out["required"] = sorted(set(out["required"]))
         _fix_type(out, nullable=self._nullable(node))
-        self._hide_properties(node, out)
+        if not _COMPOSING.isdisjoint(node):   # else no property to hide, here or in a part
+            self._hide_properties(node, out)
         self.record(out, loc)
         return out
 
