@@ -42,7 +42,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
 from jsonschema import Draft202012Validator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench.py sits beside us
@@ -68,8 +67,9 @@ def cpu_seconds(pid: int) -> float:
 
 
 class Session(soak_serve.Session):
-    """`toolcat serve` over stdio, spoken to in raw JSON-RPC lines (soak_serve's session,
-    started by the caller's command and initialised only by `start`, which is timed)."""
+    """`toolcat serve` over stdio, spoken to in raw JSON-RPC lines (soak_serve's session and
+    its `request`, started by the caller's command and initialised only by `start`, which
+    is timed)."""
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         # A 1 MiB read buffer: a 256 KB page is read in a few calls, not in 8 KB ones.
@@ -84,18 +84,6 @@ class Session(soak_serve.Session):
         self.write({"jsonrpc": "2.0", "method": "notifications/initialized"})
         first: dict[str, Any] = self.request("tools/list", {})["result"]
         return first
-
-    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """soak_serve's request, its answer parsed by orjson: a client's parse of 8 MB of
-        pages with the json module alone (about 0.2 s) would hide the server's time."""
-        number = next(self.ids)
-        self.write({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
-        assert self.process.stdout is not None
-        answer: dict[str, Any] = orjson.loads(self.process.stdout.readline() or b"{}")
-        if answer.get("id") != number:
-            raise RuntimeError(f"no answer for id {number} (server exit code "
-                               f"{self.process.poll()}; answered {answer.get('id')})")
-        return answer
 
     def list_all(self, first: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every page's result, following nextCursor (from `first`, a page already read)."""

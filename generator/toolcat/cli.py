@@ -286,7 +286,6 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     matches its spec is the drift toolcat exists to stop. The folder's bytes are what runs.
     Over HTTP, Host and Origin are always checked (docs/serve.md).
     """
-    gc.enable()   # main() turns it off for generate; a server's garbage must be collected
     guard = _guard(transport, host, allow_hosts, allow_origins, auth_token_env)
     if schema_profile == "openai-strict" and mode == "discover":
         raise click.UsageError("--schema-profile openai-strict serves tools, not the "
@@ -340,6 +339,12 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     # stdout carries the protocol on stdio: status goes to stderr.
     click.echo(f"toolcat serve: {served}{', discovery mode' if mode == 'discover' else ''}"
                f") on {where}", err=True)
+    # main() turns the collector off for generate; it stays off while serve reads the catalog
+    # and builds the server (collections there walk its 20 MB of objects, about 0.2 s on
+    # Cloudflare's), then what start-up made is frozen out of its sight and it is turned on:
+    # a server's garbage must be collected, and a full collection never walks the catalog.
+    gc.freeze()
+    gc.enable()
     if transport == "stdio":
         anyio.run(run_stdio, server)
     else:

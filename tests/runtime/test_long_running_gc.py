@@ -11,21 +11,34 @@ import pytest
 from helpers.inprocess import RunCli
 from helpers.paths import EXAMPLE_OUTPUT
 from toolcat import cli
+from toolcat.runtime import embed
 from toolcat.runtime import mcp_server as transports
+from toolcat.runtime.embed import open_catalog
 from toolcat.verify import command
 
 
 def test_serve_runs_with_the_collector_on(toolcat: RunCli,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[bool] = []
+    """On while serving, with start-up's objects (the catalog) frozen out of its sight; off
+    while the catalog is read (a collection there walks every object read so far)."""
+    seen: list[tuple[str, bool, bool]] = []
 
     async def fake_stdio(server: Any) -> None:
-        seen.append(gc.isenabled())
+        seen.append(("serving", gc.isenabled(), gc.get_freeze_count() > 0))
+
+    def reading(folder: Any) -> dict[str, Any]:
+        seen.append(("reading", gc.isenabled(), gc.get_freeze_count() > 0))
+        return open_catalog(folder)
 
     monkeypatch.setattr(transports, "run_stdio", fake_stdio)
-    run = toolcat("serve", "broadcast", "-q")
+    monkeypatch.setattr(embed, "open_catalog", reading)
+    gc.unfreeze()
+    try:
+        run = toolcat("serve", "broadcast", "-q")
+    finally:
+        gc.unfreeze()   # the test process's objects go back to the collector
     assert run.returncode == 0, run.stderr
-    assert seen == [True]
+    assert seen == [("reading", False, False), ("serving", True, True)]
 
 
 def test_verify_runs_with_the_collector_on(toolcat: RunCli,

@@ -35,19 +35,19 @@ def unknown_schemes(catalog: dict[str, Any], credentials: Mapping[str, str], fil
     return problems
 
 
-def _tools_without(catalog: dict[str, Any], is_set: Mapping[str, bool], scheme: str
-                   ) -> list[str]:
-    """Tools whose every security alternative lacks a credential, one of them `scheme`."""
-    names = []
+def _lacking(catalog: dict[str, Any], is_set: Mapping[str, bool]
+             ) -> list[tuple[str, set[str]]]:
+    """(name, the schemes of its usable alternatives) of each tool whose every security
+    alternative lacks a credential (one pass over the catalog, whatever the schemes)."""
+    found = []
     for entry in catalog["tools"]:
         alternatives = entry["binding"].get("security", [])
         usable = [alt for alt in alternatives
                   if all(s.get("type") != "undeclared" for s in alt)]
         if not usable or any(all(is_set[s["id"]] for s in alt) for alt in usable):
             continue
-        if any(s["id"] == scheme for alt in usable for s in alt):
-            names.append(entry["tool"]["name"])
-    return sorted(names)
+        found.append((entry["tool"]["name"], {s["id"] for alt in usable for s in alt}))
+    return found
 
 
 def start_warnings(catalog: dict[str, Any], credentials: Mapping[str, str],
@@ -56,11 +56,13 @@ def start_warnings(catalog: dict[str, Any], credentials: Mapping[str, str],
     credential), secrets too short to redact."""
     variables = scheme_variables(catalog, credentials)
     is_set = {s: bool(environ.get(v)) for s, v in variables.items()}
+    lacking = _lacking(catalog, is_set) if not all(is_set.values()) else []
     lines = []
     for scheme, variable in variables.items():
         value = environ.get(variable, "")
         if not value:
-            tools = _tools_without(catalog, is_set, scheme)
+            # Tools whose every alternative lacks a credential, one of them this scheme.
+            tools = sorted(name for name, schemes in lacking if scheme in schemes)
             if tools:
                 shown = ", ".join(tools[:SHOWN_TOOLS]) + (
                     f" and {len(tools) - SHOWN_TOOLS} more" if len(tools) > SHOWN_TOOLS else "")

@@ -17,16 +17,15 @@ error outcome naming each argument, and nothing is sent.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from importlib.metadata import PackageNotFoundError, version
 from types import TracebackType
 from typing import Any
 
 from mcp.server.lowlevel import Server
 
 from ..catalog.reader import open_catalog
-from ..vocab.ecma import ECMAValidator
+from ..identity import installed_version
+from ..vocab import ecma
 from .api import ApiHandler, ApiOptions
-from .discover import make_discovery_server
 from .mcp_server import ToolOutcome, argument_errors, make_server
 from .profiles import profile_hooks
 from .request_log import RequestLog
@@ -53,6 +52,9 @@ def build_server(catalog: dict[str, Any], *, base_url: str | None = None,
         if schema_profile == STRICT:
             raise ValueError(f"--schema-profile {STRICT} is not available in discovery mode "
                              "(its meta-tools take open objects)")
+        # Imported here: the tools mode's start-up does without the search index's stemmer.
+        from .discover import make_discovery_server  # noqa: PLC0415
+
         return make_discovery_server(str(catalog["name"]), entries, handler, schema_profile,
                                      version=server_version(catalog))
     tools = [e["tool"] for e in entries]
@@ -77,9 +79,8 @@ def toolset_entries(catalog: dict[str, Any], toolset: str | None) -> list[dict[s
 
 def server_version(catalog: dict[str, Any]) -> str:
     """serverInfo.version: toolcat's version and the catalog's digest (`0.1.0+6e5753b6`)."""
-    try:
-        own = version("toolcat")
-    except PackageNotFoundError:  # run from a source tree that was never installed
+    own = installed_version("toolcat")
+    if own == "absent":   # run from a source tree that was never installed
         own = "0"
     digest = str(catalog.get("digest", "")).removeprefix("sha256:")[:8]
     return f"{own}+{digest}" if digest else own
@@ -94,8 +95,9 @@ class Caller:
         options = ApiOptions(base_url=base_url, timeout=timeout,
                              credentials=dict(credentials or {}))
         self.handler = ApiHandler(catalog, options, environ)
-        self.validators = {e["tool"]["name"]: ECMAValidator(
-            e["tool"]["inputSchema"], format_checker=ECMAValidator.FORMAT_CHECKER)
+        validator = ecma.ECMAValidator
+        self.validators = {e["tool"]["name"]: validator(
+            e["tool"]["inputSchema"], format_checker=validator.FORMAT_CHECKER)
             for e in catalog["tools"]}
 
     async def call(self, name: str, arguments: dict[str, Any]) -> ToolOutcome:

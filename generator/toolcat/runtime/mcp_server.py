@@ -14,24 +14,25 @@ import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mcp_types as types
 import orjson
-import uvicorn
-from jsonschema import Draft202012Validator, ValidationError  # type: ignore[import-untyped]
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from ..vocab.ecma import ECMAValidator
+from ..vocab import ecma
 from .containment import contain
 from .content import Blob, binary_block
 from .listing import CACHE_HINTS, PAGE_BYTES, ListMemo, Pages
 from .longrun import REPORTER
 from .stdio import serve_stdio
-from .streams import stream_options
 from .strict import UndecodableArguments
-from .transport_guard import TransportGuard
+
+if TYPE_CHECKING:   # jsonschema loads with the first call's validator (vocab/ecma.py)
+    from jsonschema import Draft202012Validator, ValidationError  # type: ignore[import-untyped]
+
+    from .transport_guard import TransportGuard
 
 
 @dataclass(frozen=True)
@@ -84,12 +85,13 @@ class _Entry:
     @cached_property
     def inputs(self) -> Draft202012Validator:
         # ECMA-262 patterns (vocab/ecma.py): Python's `re` refuses or misreads some.
-        return ECMAValidator(self.tool["inputSchema"], format_checker=ECMAValidator.FORMAT_CHECKER)
+        validator = ecma.ECMAValidator
+        return validator(self.tool["inputSchema"], format_checker=validator.FORMAT_CHECKER)
 
     @cached_property
     def outputs(self) -> Draft202012Validator | None:
         output_schema = self.tool.get("outputSchema")
-        return None if output_schema is None else ECMAValidator(output_schema)
+        return None if output_schema is None else ecma.ECMAValidator(output_schema)
 
 
 Entry = _Entry   # one served tool: its object, wire form and validators
@@ -338,6 +340,12 @@ async def run_http(server: Server[Any], host: str, port: int,
                    guard: TransportGuard | None = None) -> None:
     """Serve streamable HTTP at `http://host:port/mcp` until cancelled; every request passes
     `guard` first (default: loopback Host and Origin only, see transport_guard.py)."""
+    # Imported here: stdio's start-up does without the HTTP server (about 0.1 s).
+    import uvicorn  # noqa: PLC0415
+
+    from .streams import stream_options  # noqa: PLC0415
+    from .transport_guard import TransportGuard  # noqa: PLC0415
+
     guard = guard or TransportGuard()
     app = guard.wrap(server.streamable_http_app(host=host,
                                                 transport_security=guard.sdk_settings(),

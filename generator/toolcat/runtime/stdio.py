@@ -12,15 +12,24 @@ what JSON-RPC 2.0 (section 5) says:
 
 While serving, fd 0 reads the null device and fd 1 writes to stderr (as the SDK does), so
 stray output of a handler or a child process never corrupts the protocol stream.
+
+When the wire is a pipe (what a client that spawns the server gives it), the event loop waits
+on it and reads what is waiting, and writes an answer of at most `PIPE_BUF` bytes once the
+pipe has room for it (a call's answer, usually): no hop to a worker thread for either (about
+0.1 ms each per call). Anything else (a file, a terminal, an in-memory stream, a larger
+answer) is read and written by a worker thread, as the SDK's transport does.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
+import select
+import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO
 
@@ -36,6 +45,7 @@ from .containment import scrub
 from .listing import ListMemo
 
 MAX_DEPTH = 128
+READ_BYTES = 1 << 16
 PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR = -32700, -32600, -32603
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]|[^\s\[\]{}:,"]+')
 
@@ -144,9 +154,40 @@ def encode(message: types.JSONRPCMessage, memo: ListMemo | None = None) -> bytes
         return fallback.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
 
 
+def pipe_fd(stream: BinaryIO) -> int | None:
+    """The file descriptor of `stream` when it is a pipe (FIFO), else None."""
+    try:
+        fd = stream.fileno()
+        return fd if stat.S_ISFIFO(os.fstat(fd).st_mode) else None
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
+async def pipe_lines(fd: int) -> AsyncIterator[bytes]:
+    """The lines of a pipe (each with its newline; the last may lack one), read by the event
+    loop when data is waiting: a read of a pipe that has data returns at once, and the server
+    is the pipe's only reader."""
+    parts: list[bytes] = []
+    while True:
+        await anyio.wait_readable(fd)
+        chunk = os.read(fd, READ_BYTES)
+        if not chunk:
+            break
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            parts.append(chunk[start:end + 1])
+            yield b"".join(parts)
+            parts, start = [], end + 1
+        if start < len(chunk):
+            parts.append(chunk[start:])
+    if parts:
+        yield b"".join(parts)
+
+
 async def _read(wire: BinaryIO, inbox: MemoryObjectSendStream[SessionMessage | Exception],
                 outbox: MemoryObjectSendStream[SessionMessage]) -> None:
-    lines = anyio.wrap_file(wire)
+    fd = pipe_fd(wire)
+    lines = anyio.wrap_file(wire) if fd is None else pipe_lines(fd)
     async with inbox, outbox:
         async for line in lines:
             got = read_line(line)
@@ -159,10 +200,18 @@ async def _read(wire: BinaryIO, inbox: MemoryObjectSendStream[SessionMessage | E
 
 async def _write(wire: BinaryIO, outbox: MemoryObjectReceiveStream[SessionMessage],
                  memo: ListMemo | None) -> None:
+    fd = pipe_fd(wire)
     async with outbox:
         async for item in outbox:
-            # One hop to a worker thread per answer (write and flush together), not two.
-            await anyio.to_thread.run_sync(_put, wire, encode(item.message, memo))
+            line = encode(item.message, memo)
+            if fd is not None and len(line) <= select.PIPE_BUF:
+                # A pipe the event loop sees writable has room for PIPE_BUF bytes: the
+                # write returns at once.
+                await anyio.wait_writable(fd)
+                _put(wire, line)
+            else:
+                # One hop to a worker thread per answer (write and flush together), not two.
+                await anyio.to_thread.run_sync(_put, wire, line)
 
 
 def _put(wire: BinaryIO, line: bytes) -> None:

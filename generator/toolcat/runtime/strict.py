@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..vocab.ecma import ECMAValidator
+from ..vocab import ecma
 from ..vocab.pointers import LOCAL_DEFS
 
 STRICT = "openai-strict"   # the profile's name (`--schema-profile openai-strict`)
@@ -318,7 +318,7 @@ def encode(codec: Codec, value: Any) -> Any:
         return [encode(codec.item, v) for v in value]
     if codec.kind == "union":
         for branch, sub in codec.branches:
-            if ECMAValidator({"$defs": codec.defs, "allOf": [branch]}).is_valid(value):
+            if ecma.ECMAValidator({"$defs": codec.defs, "allOf": [branch]}).is_valid(value):
                 return encode(sub, value)
     return value
 

@@ -34,9 +34,9 @@ def scheme_variables(catalog: str, bindings: Iterable[Mapping[str, Any]],
     for binding in bindings:
         for alternative in binding.get("security") or []:
             for scheme in alternative:
-                if scheme.get("type") != "undeclared":
-                    found.setdefault(str(scheme["id"]),
-                                     scheme_variable(catalog, scheme, credentials))
+                name = str(scheme["id"])
+                if name not in found and scheme.get("type") != "undeclared":
+                    found[name] = scheme_variable(catalog, scheme, credentials)
     return dict(sorted(found.items()))
 
 
