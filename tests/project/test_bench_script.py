@@ -7,9 +7,11 @@ unnoticed.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from helpers.paths import REPO, shared
@@ -89,3 +91,18 @@ def test_flatness_compares_the_upper_half_with_the_lower() -> None:
            "upper / lower 1.00" in linear, linear
     assert "upper / lower 2.27" in square, square
     assert "the square of the operations 2.27" in square, square
+
+
+def test_toolcat_is_measured_with_its_bytecode_written(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module edited since its last compile is compiled before measuring, not in every
+    measured run (PYTHONDONTWRITEBYTECODE would make each run compile it in memory)."""
+    module = tmp_path / "edited.py"
+    module.write_text("VALUE = 1\n")
+    with script("bench") as bench:
+        bench.compiled([str(tmp_path)])
+        assert Path(importlib.util.cache_from_source(str(module))).is_file()
+        asked: list[object] = []
+        monkeypatch.setattr(bench, "compiled", lambda folders=None: asked.append(folders))
+        assert bench.toolcat()
+        assert asked == [None], "toolcat() measures without compiling"
