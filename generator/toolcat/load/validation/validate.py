@@ -26,6 +26,7 @@ from .bounds import BOUNDS
 from .false_positives import pinned
 from .findings import Findings, refusal
 from .locate import Locator
+from .order import ORDER, SCHEMA
 from .speedups import speedups
 
 RESOLVED_CACHE = 4096
@@ -119,8 +120,9 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
               fast: bool = True) -> list[Problem]:
     """The validator's first ``limit`` problems (all: None), sped up unless not ``fast``."""
     problems: list[Problem] = []
-    # The bounds always: without them small documents validate for minutes.
-    with speedups(BOUNDS), speedups() if fast else nullcontext():
+    # The bounds always: without them small documents validate for minutes; the order
+    # always: without it the findings depend on PYTHONHASHSEED.
+    with speedups(BOUNDS + ORDER), speedups() if fast else nullcontext():
         errors = _errors(document)
         locator = Locator(document)
         try:
@@ -142,7 +144,8 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
 def _problem(err: Any, locator: Locator, file: str) -> Problem:
     message = str(getattr(err, "message", err)).splitlines()[0]
     path = list(getattr(err, "absolute_path", []) or [])
-    where = locator.locate(message, path, getattr(err, "instance", None))
+    where = locator.locate(message, path, getattr(err, "instance", None),
+                           getattr(err, SCHEMA, None))
     if len(message) > 300:
         message = message[:300] + "..."
     if where is None:
