@@ -32,7 +32,7 @@ SCHEMA = "toolcat_schema"   # the attribute naming the schema a metaschema error
 
 def _install_property_order() -> Undo | None:
     import jsonschema._keywords as plain  # type: ignore[import-untyped] # noqa: PLC0415
-    from jsonschema import validators  # type: ignore[import-untyped] # noqa: PLC0415
+    from jsonschema import validators  # noqa: PLC0415
     from openapi_schema_validator import _keywords as oas_keywords  # noqa: PLC0415
     from openapi_schema_validator import validators as oas  # noqa: PLC0415
 
@@ -46,8 +46,7 @@ def _install_property_order() -> Undo | None:
         original = table.get("additionalProperties")
         if original in replacements:
             table["additionalProperties"] = replacements[original]
-            undos.append(lambda table=table, original=original: table.update(
-                additionalProperties=original))
+            undos.append(_restore(table, original))
     if not undos:
         return None
 
@@ -58,11 +57,18 @@ def _install_property_order() -> Undo | None:
     return undo
 
 
+def _restore(table: dict[str, Any], original: Any) -> Undo:
+    return lambda: table.update(additionalProperties=original)
+
+
 def _ordered(sorted_message: bool) -> Any:
     """``additionalProperties`` of jsonschema 4.26.0 (``sorted_message``) or of
     openapi-schema-validator 0.9.0, the extra members taken in the instance's order."""
-    from jsonschema._utils import extras_msg, find_additional_properties  # noqa: PLC0415
-    from jsonschema.exceptions import ValidationError  # noqa: PLC0415
+    from jsonschema._utils import (  # type: ignore[import-untyped] # noqa: PLC0415
+        extras_msg,
+        find_additional_properties,
+    )
+    from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped] # noqa: PLC0415
 
     def additional_properties(validator: Any, ap: Any, instance: Any,
                               schema: Mapping[str, Any]) -> Iterator[Any]:
@@ -79,13 +85,15 @@ def _ordered(sorted_message: bool) -> Any:
                 patterns = ", ".join(repr(each) for each in sorted(schema["patternProperties"]))
                 yield ValidationError(f"{joined} {verb} not match any of the regexes: {patterns}")
             else:
-                yield ValidationError("Additional properties are not allowed (%s %s unexpected)"
-                                      % extras_msg(sorted(extras, key=str)))
+                yield ValidationError(_unexpected(*extras_msg(sorted(extras, key=str))))
         elif not sorted_message and validator.is_type(ap, "boolean") and not ap and extras:
-            yield ValidationError("Additional properties are not allowed (%s %s unexpected)"
-                                  % extras_msg(extras))
+            yield ValidationError(_unexpected(*extras_msg(extras)))
 
     return additional_properties
+
+
+def _unexpected(joined: str, verb: str) -> str:
+    return f"Additional properties are not allowed ({joined} {verb} unexpected)"
 
 
 def _install_schema_of_error() -> Undo | None:

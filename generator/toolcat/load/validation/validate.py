@@ -7,10 +7,12 @@ network. Its errors are turned into problems with a JSON pointer.
 
 from __future__ import annotations
 
+import ast
 import ctypes
 import gc
 import os
 import pickle
+import re
 import signal
 import threading
 import time
@@ -142,7 +144,7 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
 
 
 def _problem(err: Any, locator: Locator, file: str) -> Problem:
-    message = str(getattr(err, "message", err)).splitlines()[0]
+    message = _in_order(str(getattr(err, "message", err)).splitlines()[0])
     path = list(getattr(err, "absolute_path", []) or [])
     where = locator.locate(message, path, getattr(err, "instance", None),
                            getattr(err, SCHEMA, None))
@@ -152,6 +154,24 @@ def _problem(err: Any, locator: Locator, file: str) -> Problem:
         return Problem(file, "/", f"invalid OpenAPI: {message} (the validator gives no "
                        "location)", "search the document for the value named")
     return Problem(file, where, f"invalid OpenAPI: {message}", FIX)
+
+
+_EXTRA_REQUIRED = re.compile(r"^(Required list has not defined properties: )(\[.*\])$")
+
+
+def _in_order(message: str) -> str:
+    """The message with the names it lists in a set's order (openapi-spec-validator's
+    required names that no property defines) sorted: the same whatever the hash seed."""
+    match = _EXTRA_REQUIRED.match(message)
+    if match is None:
+        return message
+    try:
+        names = ast.literal_eval(match[2])
+    except (ValueError, SyntaxError):
+        return message
+    if not isinstance(names, list):
+        return message
+    return match[1] + repr(sorted(names, key=repr))
 
 
 def _raised(exc: Exception, document: dict[str, Any], file: str,
