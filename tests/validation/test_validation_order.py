@@ -41,6 +41,10 @@ FIXTURE: dict[str, Any] = {
                   "required": ["zeta", "alpha", "mid", "beta", "omega", "kappa"]},
         "Labels": {"type": "object", "additionalProperties": {"type": "string"},
                    "default": {"k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5}},
+        # The same bad default twice: each is its own problem, where it is.
+        "Options": {"type": "object", "default": None},
+        "Session": {"type": "object", "properties": {"options": {
+            "type": "object", "default": None}}},
     }},
 }
 CHILD = """
@@ -113,3 +117,13 @@ def test_listed_names_and_a_default_s_members_come_in_one_order() -> None:
             "location)") in messages
     defaults = [m for m in messages if "is not of type 'string'" in m]
     assert defaults == [f"invalid OpenAPI: {n} is not of type 'string'" for n in range(1, 6)]
+
+
+def test_each_bad_default_is_located_where_it_is() -> None:
+    found = [(p.location, n) for p, n in find_problems(FIXTURE, "spec").counted
+             if p.message == "invalid OpenAPI: None is not of type 'object'"]
+    assert found == [("/components/schemas/Options/default", 1),
+                     ("/components/schemas/Session/properties/options/default", 1)]
+    labels = [p.location for p, _ in find_problems(FIXTURE, "spec").counted
+              if p.location.startswith("/components/schemas/Labels/")]
+    assert labels == [f"/components/schemas/Labels/default/k{n}" for n in range(1, 6)]

@@ -114,6 +114,11 @@ class Locator:
             return self._bad_default(instance)
         return self._relative(path, instance)
 
+    def in_default(self, holder: Any, path: Sequence[str | int], instance: Any) -> str | None:
+        """Where an error ``path`` into the ``default`` of ``holder`` (an object of the
+        document, found by identity) is, if it reaches ``instance`` there."""
+        return self._within(holder, ["default", *path], instance)
+
     def _within(self, node: Any, path: Sequence[str | int], instance: Any) -> str | None:
         """``path`` from ``node`` (found in the document by identity), if it reaches
         ``instance`` there."""

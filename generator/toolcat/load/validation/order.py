@@ -18,6 +18,10 @@ versions it was written against (``speedups.speedups`` does the installing).
   schema is. The schema object checked is written on the error (``SCHEMA``), so
   ``locate.Locator`` finds it in the document by identity instead of searching for
   the first node from which the path reaches an equal value.
+* ``default-of-error``: likewise a default's error carries a path relative to the
+  default and nothing else: the object holding the ``default`` is written on it
+  (``DEFAULT_OF``), so each bad default is located where it is, not at the first
+  default of the document with the same value.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any
 from .speedups import Patch, Undo, _set_attribute
 
 SCHEMA = "toolcat_schema"   # the attribute naming the schema a metaschema error is about
+DEFAULT_OF = "toolcat_default_of"   # ... the object whose ``default`` an error is about
 
 
 def _install_property_order() -> Undo | None:
@@ -112,8 +117,33 @@ def _install_schema_of_error() -> Undo | None:
     return _set_attribute(SchemaValidator, "_validate_schema_meta", _validate_schema_meta)
 
 
+def _install_default_of_error() -> Undo | None:
+    from openapi_spec_validator.validation.exceptions import (  # noqa: PLC0415
+        OpenAPIValidationError,
+    )
+    from openapi_spec_validator.validation.keywords import ValueValidator  # noqa: PLC0415
+
+    checked = ValueValidator.__dict__.get("__call__")
+    if not callable(checked):
+        return None
+
+    def __call__(self: Any, schema: Any, value: Any) -> Iterator[Any]:
+        holder = schema.read_value()
+        for raw in checked(self, schema, value):
+            # What the library's wraps_errors makes of it further up, made here so
+            # that the mark is on the error that arrives.
+            err = (raw if isinstance(raw, OpenAPIValidationError)
+                   else OpenAPIValidationError.create_from(raw))
+            setattr(err, DEFAULT_OF, holder)
+            yield err
+
+    return _set_attribute(ValueValidator, "__call__", __call__)
+
+
 ORDER: tuple[Patch, ...] = (
     Patch("property-order", {"jsonschema": "4.26.0", "openapi-schema-validator": "0.9.0"},
           _install_property_order),
     Patch("schema-of-error", {"openapi-spec-validator": "0.9.0"}, _install_schema_of_error),
+    Patch("default-of-error", {"openapi-spec-validator": "0.9.0"},
+          _install_default_of_error),
 )

@@ -28,7 +28,7 @@ from .bounds import BOUNDS
 from .false_positives import pinned
 from .findings import Findings, refusal
 from .locate import Locator
-from .order import ORDER, SCHEMA
+from .order import DEFAULT_OF, ORDER, SCHEMA
 from .speedups import speedups
 
 RESOLVED_CACHE = 4096
@@ -146,8 +146,11 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
 def _problem(err: Any, locator: Locator, file: str) -> Problem:
     message = _in_order(str(getattr(err, "message", err)).splitlines()[0])
     path = list(getattr(err, "absolute_path", []) or [])
-    where = locator.locate(message, path, getattr(err, "instance", None),
-                           getattr(err, SCHEMA, None))
+    instance = getattr(err, "instance", None)
+    holder = getattr(err, DEFAULT_OF, None)
+    where = None if holder is None else locator.in_default(holder, path, instance)
+    if where is None:
+        where = locator.locate(message, path, instance, getattr(err, SCHEMA, None))
     if len(message) > 300:
         message = message[:300] + "..."
     if where is None:
