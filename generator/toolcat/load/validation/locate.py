@@ -123,7 +123,9 @@ class Locator:
         """``path`` from ``node`` (found in the document by identity), if it reaches
         ``instance`` there."""
         if self._index is None:
-            self._index = {id(n): i for i, n in reversed(list(enumerate(self.containers.nodes)))}
+            nodes = self.containers.nodes   # an object met twice: its first place
+            self._index = dict(zip(map(id, reversed(nodes)), reversed(range(len(nodes))),
+                                   strict=True))
         index = self._index.get(id(node))
         if index is None or self.containers.nodes[index] is not node:
             return None
