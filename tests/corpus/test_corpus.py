@@ -61,15 +61,10 @@ except ImportError:  # pragma: no cover - the dev extra installs it
     jsonschema_rs = None
 
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-# Validator problems that openapi-spec-validator reports without a place in the
-# document: generator/load/validate.py has yet to compute one (see its docstring).
-# The validator names neither a path nor a findable value for DigitalOcean's
-# `default: null` ("None is not valid under any of the given schemas"), nor for one
-# of Cloudflare's ("'' is not one of ['edge']", past the first 20 problems).
-UNLOCATED = frozenset({
-    "corpus/cloudflare/openapi.json",
-    "corpus/digitalocean/specification/DigitalOcean-public.v2.yaml",
-})
+# Documents with validator problems reported without a place in the document (none
+# since a bad default is located at the object holding it, found by identity:
+# DigitalOcean's `default: null`, Cloudflare's "'' is not one of ['edge']").
+UNLOCATED: frozenset[str] = frozenset()
 
 
 def _require(doc: str) -> Any:

@@ -85,6 +85,7 @@ class Locator:
         self.document = document
         self._containers: Containers | None = None
         self._defaults: list[int] | None = None
+        self._index: dict[int, int] | None = None
 
     @property
     def containers(self) -> Containers:
@@ -92,7 +93,14 @@ class Locator:
             self._containers = Containers(self.document)
         return self._containers
 
-    def locate(self, message: str, path: Sequence[str | int], instance: Any) -> str | None:
+    def locate(self, message: str, path: Sequence[str | int], instance: Any,
+               within: Any = None) -> str | None:
+        """Where the error is; ``within``: the object of the document its path starts
+        from, when the validator knows it (a schema checked against its metaschema)."""
+        if within is not None:
+            where = self._within(within, path, instance)
+            if where is not None:
+                return where
         found, _ = _follow(self.document, path)
         if path and found:   # a path from the root (structural errors)
             return pointer(*path)
@@ -106,6 +114,26 @@ class Locator:
             return self._bad_default(instance)
         return self._relative(path, instance)
 
+    def in_default(self, holder: Any, path: Sequence[str | int], instance: Any) -> str | None:
+        """Where an error ``path`` into the ``default`` of ``holder`` (an object of the
+        document, found by identity) is, if it reaches ``instance`` there."""
+        return self._within(holder, ["default", *path], instance)
+
+    def _within(self, node: Any, path: Sequence[str | int], instance: Any) -> str | None:
+        """``path`` from ``node`` (found in the document by identity), if it reaches
+        ``instance`` there."""
+        if self._index is None:
+            nodes = self.containers.nodes   # an object met twice: its first place
+            self._index = dict(zip(map(id, reversed(nodes)), reversed(range(len(nodes))),
+                                   strict=True))
+        index = self._index.get(id(node))
+        if index is None or self.containers.nodes[index] is not node:
+            return None
+        found, value = _follow(node, path)
+        if not found or not _same(value, instance):
+            return None
+        return pointer(*self.containers.path(index), *path)
+
     def _duplicate_parameter(self, name: str) -> str | None:
         for i, node in self.containers.objects():
             if isinstance(node.get("parameters"), list):
@@ -116,11 +144,10 @@ class Locator:
 
     def _relative(self, path: Sequence[str | int], instance: Any) -> str | None:
         """A path relative to some schema: the first node from which it reaches ``instance``."""
-        container = isinstance(instance, dict | list)
         nodes = self.containers.nodes
         for i in self.containers.holding(path[0]):
             found, value = _follow(nodes[i], path)
-            if found and (value is instance if container else value == instance):
+            if found and _same(value, instance):
                 return pointer(*self.containers.path(i), *path)
         return None
 
@@ -141,6 +168,12 @@ class Locator:
 def locate(document: Any, message: str, path: Sequence[str | int], instance: Any) -> str | None:
     """Where one error is (``Locator(document).locate`` for many errors of one document)."""
     return Locator(document).locate(message, path, instance)
+
+
+def _same(value: Any, instance: Any) -> bool:
+    """Whether ``value`` in the document is the error's ``instance``: the very object
+    for a container, an equal value otherwise."""
+    return value is instance if isinstance(instance, dict | list) else bool(value == instance)
 
 
 def _follow(node: Any, path: Sequence[str | int]) -> tuple[bool, Any]:
