@@ -24,10 +24,12 @@ def test_the_child_validates_with_what_it_inherited_frozen(
         said = f"frozen {gc.get_freeze_count()} document tracked {tracked}"
         return Findings(file, ((Problem(file, "/", said, ""), 1),))
 
-    assert gc.get_freeze_count() == 0
+    # Another test in this process may have served a catalog in-process (serve freezes
+    # what it read before serving): the parent's count must only be left as it was.
+    before = gc.get_freeze_count()
     monkeypatch.setattr(validate, "find_problems", seen_by_child)
     findings = validate.validate_in_background(document, "spec.json")()
     said = findings.counted[0][0].message
     assert said.endswith("document tracked False"), said
-    assert int(said.split()[1]) > 0, said
-    assert gc.get_freeze_count() == 0, "the parent's collector was frozen too"
+    assert int(said.split()[1]) > before, said
+    assert gc.get_freeze_count() == before, "the parent's collector was frozen too"
