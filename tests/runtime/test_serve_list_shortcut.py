@@ -2,9 +2,10 @@
 and pages written by the event loop into a widened pipe: the very bytes the SDK's path
 writes, and only where the SDK's answer is that page.
 
-Each exchange runs twice over real pipes, on a server whose shortcut works and on one whose
-extra (no-op) middleware turns it off, with the same request lines; every answer must be
-byte for byte the same, and the lines the shortcut answered are exactly the expected ones.
+Each exchange runs twice over real pipes, on a server whose shortcut works and on one
+without ListMemo (the SDK's own path, every answer written by pydantic), with the same
+request lines; every answer must be byte for byte the same, and the lines the shortcut
+answered are exactly the expected ones.
 """
 
 from __future__ import annotations
@@ -55,9 +56,12 @@ async def _noop(ctx: Any, call_next: Any) -> Any:
 
 
 def _server(shortcut: bool) -> Any:
+    """A server with its ListMemo and shortcut, or (the reference) the SDK's plain path:
+    no ListMemo, so every answer is made and written by the SDK and pydantic."""
     server = make_server("demo", TOOLS, _ok, version="1", page_bytes=PAGE_BYTES)
     if not shortcut:
-        server.middleware.insert(0, _noop)   # not the SDK's own: stdio._shortcut is None
+        server.middleware[:] = [m for m in server.middleware
+                                if not isinstance(m, listing.ListMemo)]
     return server
 
 
@@ -198,6 +202,13 @@ def test_a_second_initialize_ends_the_shortcut(taken: list[Any]) -> None:
     answers, answered = _both(batches, taken)
     assert answered == [3]
     assert json.loads(answers[3])["result"]["protocolVersion"] == "2025-03-26"
+
+
+def test_other_middleware_turns_the_shortcut_off(taken: list[Any]) -> None:
+    server = _server(True)
+    server.middleware.insert(0, _noop)   # not the SDK's own: it might change a result
+    _exchange(server, [_lines(_initialize(1), INITIALIZED), _lines(_list(2)), _lines(_list(3))])
+    assert taken == []
 
 
 def test_a_page_is_written_by_the_event_loop_when_the_pipe_is_empty(
