@@ -17,6 +17,7 @@ from typing import Any
 
 import anyio
 import pytest
+from anyio import wait_all_tasks_blocked
 from toolcat.runtime import listing, stdio
 from toolcat.runtime.mcp_server import ToolOutcome, make_server
 
@@ -236,6 +237,35 @@ def test_a_pipe_is_widened_and_its_unread_bytes_counted() -> None:
         assert stdio.unread(write_end) == 70_000
         os.read(read_end, 69_999)
         assert stdio.unread(write_end) == 1
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
+def test_the_reader_writes_an_answer_only_between_the_writers_answers() -> None:
+    read_end, write_end = os.pipe()
+    page = b"p" * 300_000 + b"\n"
+
+    async def run(wire: Any) -> None:
+        send, queue = anyio.create_memory_object_stream[bytes](0)
+        answers = stdio._Answers(wire, queue)
+        assert not answers.put_now(page)   # no writer waits: it is writing an answer
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(queue.receive)
+            await wait_all_tasks_blocked()
+            assert answers.put_now(page)   # the pipe was empty and takes it whole
+            assert stdio.unread(write_end) == len(page)
+            assert not answers.put_now(b"x\n")   # the client has not read the page yet
+            assert os.read(read_end, len(page)) == page
+            assert not answers.put_now(b"y" * (stdio.PIPE_BYTES + 1))   # larger than the pipe
+            assert answers.put_now(b"x\n")
+            assert os.read(read_end, 10) == b"x\n"
+            send.send_nowait(b"handed")   # handed to the writer, not written yet
+            assert not answers.put_now(b"z\n")   # it would pass that answer
+
+    try:
+        with os.fdopen(write_end, "wb", closefd=False) as wire:
+            anyio.run(run, wire)
     finally:
         os.close(read_end)
         os.close(write_end)

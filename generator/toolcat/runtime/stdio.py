@@ -207,16 +207,40 @@ async def pipe_lines(fd: int) -> AsyncIterator[bytes]:
         yield b"".join(parts)
 
 
+class _Answers:
+    """The answer side of the wire: its pipe (if it is one), and the writer task's queue,
+    which the reader looks at to write a shortcut's answer itself."""
+
+    def __init__(self, wire: BinaryIO,
+                 queue: MemoryObjectReceiveStream[SessionMessage | bytes]) -> None:
+        self.wire = wire
+        self.fd = pipe_fd(wire)
+        self.room = 0 if self.fd is None else widen_pipe(self.fd)
+        self.queue = queue
+
+    def put_now(self, line: bytes) -> bool:
+        """Write `line` now, when that can neither block nor pass or cut into another
+        answer: the writer task waits for an answer with none handed to it yet, and the
+        pipe is empty and can take the line whole."""
+        if self.fd is None or len(line) > self.room or unread(self.fd) != 0:
+            return False
+        if self.queue.statistics().tasks_waiting_receive == 0:
+            return False
+        _put(self.wire, line)
+        return True
+
+
 async def _read(wire: BinaryIO, inbox: MemoryObjectSendStream[SessionMessage | Exception],
                 outbox: MemoryObjectSendStream[SessionMessage | bytes],
-                shortcut: Shortcut | None) -> None:
+                shortcut: Shortcut | None, answers: _Answers) -> None:
     fd = pipe_fd(wire)
     lines = anyio.wrap_file(wire) if fd is None else pipe_lines(fd)
     async with inbox, outbox:
         async for line in lines:
             got = read_line(line, shortcut)
             if isinstance(got, bytes):
-                await outbox.send(got)
+                if not answers.put_now(got):
+                    await outbox.send(got)
             elif isinstance(got, list):
                 for answer in got:
                     await outbox.send(SessionMessage(answer))
@@ -226,22 +250,25 @@ async def _read(wire: BinaryIO, inbox: MemoryObjectSendStream[SessionMessage | E
                 await inbox.send(SessionMessage(got))
 
 
-async def _write(wire: BinaryIO, outbox: MemoryObjectReceiveStream[SessionMessage | bytes],
+async def _write(answers: _Answers, outbox: MemoryObjectReceiveStream[SessionMessage | bytes],
                  memo: ListMemo | None) -> None:
-    fd = pipe_fd(wire)
-    room = 0 if fd is None else widen_pipe(fd)
     async with outbox:
         async for item in outbox:
             line = item if isinstance(item, bytes) else encode(item.message, memo)
-            if fd is not None and len(line) <= max(room, select.PIPE_BUF):
-                # A pipe the event loop sees writable has room for PIPE_BUF bytes, and an
-                # empty one for `room`: the write returns at once.
-                await anyio.wait_writable(fd)
-                if len(line) <= select.PIPE_BUF or unread(fd) == 0:
-                    _put(wire, line)
-                    continue
-            # One hop to a worker thread per answer (write and flush together), not two.
-            await anyio.to_thread.run_sync(_put, wire, line)
+            await _write_line(answers, line)
+
+
+async def _write_line(answers: _Answers, line: bytes) -> None:
+    fd, wire = answers.fd, answers.wire
+    if fd is not None and len(line) <= max(answers.room, select.PIPE_BUF):
+        # A pipe the event loop sees writable has room for PIPE_BUF bytes, and an empty
+        # one for `room`: the write returns at once.
+        await anyio.wait_writable(fd)
+        if len(line) <= select.PIPE_BUF or unread(fd) == 0:
+            _put(wire, line)
+            return
+    # One hop to a worker thread per answer (write and flush together), not two.
+    await anyio.to_thread.run_sync(_put, wire, line)
 
 
 def widen_pipe(fd: int) -> int:
@@ -326,8 +353,9 @@ async def serve_stdio(server: Server[Any], stdin: BinaryIO | None = None,
         told = SHORTCUT.set(shortcut)   # ListMemo, in the server's tasks, tells it the session
         try:
             async with anyio.create_task_group() as tasks:
-                tasks.start_soon(_read, wire_in, inbox_send, outbox.clone(), shortcut)
-                tasks.start_soon(_write, wire_out, outbox_receive, memo)
+                answers = _Answers(wire_out, outbox_receive)
+                tasks.start_soon(_read, wire_in, inbox_send, outbox.clone(), shortcut, answers)
+                tasks.start_soon(_write, answers, outbox_receive, memo)
                 async with outbox:
                     await server.run(inbox, outbox, server.create_initialization_options())
         finally:
