@@ -5,7 +5,8 @@ pipe itself (`stdio.pipe_lines`) and writes an answer of at most PIPE_BUF bytes 
 larger answer (a tools/list page), and any stream that is not a pipe, go through a worker
 thread as before. These tests prove the lines are the lines `readline` gives, whatever the
 chunks the pipe delivers, and that each path is taken where it should be, with the same
-answers.
+answers. (A larger answer the widened pipe can take whole, when empty, is written by the
+event loop too: test_serve_list_shortcut.py.)
 """
 
 from __future__ import annotations
@@ -168,9 +169,10 @@ def test_small_answers_skip_the_worker_thread_on_a_pipe(
     assert [a["id"] for a in answers] == [1, 2, 3]
     assert answers[1]["result"]["structuredContent"] == {"called": "tool_00"}
     assert len(answers[2]["result"]["tools"]) == len(TOOLS)
-    # Only the page (12 KB) went through a worker thread; initialize and the call did not.
-    assert len(threaded) == 1
-    assert threaded[0] > select.PIPE_BUF
+    # initialize and the call did not go through a worker thread; the page (12 KB) only if
+    # the client had not read everything before it yet (test_serve_list_shortcut.py).
+    assert len(threaded) <= 1
+    assert all(size > select.PIPE_BUF for size in threaded)
 
 
 def test_other_streams_keep_the_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:

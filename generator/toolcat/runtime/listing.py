@@ -14,7 +14,9 @@ is a page of its own). The cursor is the name of the first tool of the next page
 the same on every replica serving the same catalog and needs no state.
 
 Speed: a page's answer is made by the SDK's own pipeline the first time it is asked for (per
-protocol version and cursor) and then reused, with its JSON text: `ListMemo`.
+protocol version and cursor) and then reused, with its JSON text: `ListMemo`. On stdio, a
+later request for a remembered page is answered by the transport itself, before the SDK
+(`Shortcut`): the same bytes, without the SDK's validation, session and task hops.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import suppress
+from contextvars import ContextVar
 from typing import Any
 
 import mcp_types as types
@@ -119,6 +122,9 @@ class ListMemo:
         key = _memo_key(ctx)
         if key is None:
             return await call_next(ctx)
+        shortcut = SHORTCUT.get()
+        if shortcut is not None and shortcut.memo is self:
+            shortcut.session = ctx.session   # an initialised connection's: read live
         found = self.results.get(key)
         if found is None:
             result = await call_next(ctx)
@@ -134,6 +140,70 @@ class ListMemo:
         """The JSON text of `result` when it is a remembered page (else None)."""
         known = self.texts.get(id(result.get("tools")))
         return known[1] if known is not None and known[0] == result else None
+
+    def page_text(self, version: str, cursor: str | None) -> bytes | None:
+        """The JSON text of the page remembered for (version, cursor), if any."""
+        found = self.results.get((version, cursor))
+        known = None if found is None else self.texts.get(id(found["tools"]))
+        return known[1] if known is not None and known[0] is found else None
+
+
+# The keys of a plain tools/list request: a page's whole answer depends on its cursor alone.
+_REQUEST_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
+
+
+class Shortcut:
+    """One stdio connection's answers to a remembered page, written without the SDK.
+
+    `answer` gets each parsed line before the SDK does. A plain `tools/list` (params absent,
+    `{}` or `{"cursor": "..."}`, an int or string id) whose page `memo` holds for the
+    connection's protocol version gets the line the SDK's path writes for it (ListMemo's
+    result, stdio.encode's text), if the connection is initialised: `session` is the
+    connection's session, set by `ListMemo` when a plain tools/list of this connection
+    (initialised, so of the handshake era: a 2026 request carries `_meta`) went through the
+    SDK, and read live. Everything else goes to the SDK. A second `initialize` (the
+    handshake again, which the SDK may still be answering while later lines are read)
+    ends the shortcut for the connection: the version it reads could be stale.
+    """
+
+    def __init__(self, memo: ListMemo) -> None:
+        self.memo = memo
+        self.session: Any = None
+        self.initializes = 0
+
+    def answer(self, value: Any, line: Any) -> bytes | None:
+        """The answer to the parsed line `value`, or None when the SDK must make it
+        (`line(request_id, text)` writes a response: stdio.response_line)."""
+        session = self.session
+        if session is None or self.initializes > 1 or session.client_params is None:
+            return None
+        plain = _plain_list(value)
+        if plain is None:
+            return None
+        text = self.memo.page_text(str(session.protocol_version), plain[0])
+        return None if text is None else line(value["id"], text)
+
+    def forwarded(self, method: str) -> None:
+        """A request for `method` went to the SDK."""
+        if method == "initialize":
+            self.initializes += 1
+
+
+def _plain_list(value: Any) -> tuple[str | None] | None:
+    """(its cursor,) for a plain tools/list request (cursor None: the first page), else None."""
+    if not isinstance(value, dict) or value.get("method") != "tools/list" or not (
+            value.keys() <= _REQUEST_KEYS and value.get("jsonrpc") == "2.0"):
+        return None
+    if type(value.get("id")) not in (int, str):
+        return None
+    params = value.get("params", {})
+    if not isinstance(params, dict) or not params.keys() <= {"cursor"}:
+        return None
+    cursor = params.get("cursor")
+    return (cursor,) if cursor is None or type(cursor) is str else None
+
+
+SHORTCUT: ContextVar[Shortcut | None] = ContextVar("toolcat_list_shortcut", default=None)
 
 
 def _memo_key(ctx: Any) -> tuple[str, str | None] | None:

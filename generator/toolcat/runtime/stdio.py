@@ -16,12 +16,20 @@ stray output of a handler or a child process never corrupts the protocol stream.
 When the wire is a pipe (what a client that spawns the server gives it), the event loop waits
 on it and reads what is waiting, and writes an answer of at most `PIPE_BUF` bytes once the
 pipe has room for it (a call's answer, usually): no hop to a worker thread for either (about
-0.1 ms each per call). Anything else (a file, a terminal, an in-memory stream, a larger
-answer) is read and written by a worker thread, as the SDK's transport does.
+0.1 ms each per call). The answer pipe is widened to `PIPE_BYTES` (1 MiB, Linux's default
+limit for an unprivileged process) where the system allows, so a larger answer (a 256 KB
+tools/list page) that fits the pipe is written at once, by the event loop, when the client
+has read everything before it (the pipe is empty: a write of what fits cannot block).
+Anything else (a file, a terminal, an in-memory stream, an answer the pipe cannot take
+whole) is read and written by a worker thread, as the SDK's transport does.
+
+A `tools/list` page the server already answered once on this connection (listing.Shortcut)
+is answered here, from its remembered JSON text, before the SDK sees the line.
 """
 
 from __future__ import annotations
 
+import array
 import io
 import json
 import os
@@ -30,7 +38,7 @@ import select
 import stat
 import sys
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, BinaryIO
 
 import anyio
@@ -42,10 +50,11 @@ from pydantic import ValidationError
 from pydantic_core import to_json
 
 from .containment import scrub
-from .listing import ListMemo
+from .listing import SHORTCUT, ListMemo, Shortcut
 
 MAX_DEPTH = 128
 READ_BYTES = 1 << 16
+PIPE_BYTES = 1 << 20
 PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR = -32700, -32600, -32603
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]|[^\s\[\]{}:,"]+')
 
@@ -91,8 +100,10 @@ def _id_of(value: Any) -> Any:
     return found if isinstance(found, str | int) and not isinstance(found, bool) else None
 
 
-def read_line(line: bytes) -> types.JSONRPCMessage | list[types.JSONRPCError] | None:
-    """A message for the server, or the error answers the line gets instead (None: none)."""
+def read_line(line: bytes, shortcut: Shortcut | None = None
+              ) -> types.JSONRPCMessage | list[types.JSONRPCError] | bytes | None:
+    """A message for the server, or the error answers the line gets instead (None: none),
+    or the line answering it when `shortcut` has it (bytes)."""
     if not line.strip():
         return None
     try:
@@ -108,6 +119,8 @@ def read_line(line: bytes) -> types.JSONRPCMessage | list[types.JSONRPCError] | 
                        f"Invalid Request: the message nests deeper than {MAX_DEPTH} levels")]
     except ValueError as exc:
         return [_error(top_level_id(text), PARSE_ERROR, f"Parse error: {exc}")]
+    if shortcut is not None and (answer := shortcut.answer(value, response_line)) is not None:
+        return answer
     return _message(value)
 
 
@@ -133,13 +146,23 @@ def _message(value: Any) -> types.JSONRPCMessage | list[types.JSONRPCError]:
     return message
 
 
+def response_line(request_id: Any, text: bytes) -> bytes | None:
+    """The line of a response to `request_id` whose result is the JSON `text` (as pydantic
+    writes it: tested), or None when the id cannot be written (a lone surrogate)."""
+    try:
+        return b'{"jsonrpc":"2.0","id":%b,"result":%b}\n' % (to_json(request_id), text)
+    except ValueError:
+        return None
+
+
 def encode(message: types.JSONRPCMessage, memo: ListMemo | None = None) -> bytes:
     """One line of JSON for `message`; never raises. A tools/list page `memo` remembers is
     written from its JSON text (the same bytes pydantic writes: tested)."""
     if memo is not None and isinstance(message, types.JSONRPCResponse):
         text = memo.text(message.result)
-        if text is not None:
-            return b'{"jsonrpc":"2.0","id":%b,"result":%b}\n' % (to_json(message.id), text)
+        line = None if text is None else response_line(message.id, text)
+        if line is not None:
+            return line
     try:
         return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
     except Exception:  # a lone surrogate, or nesting pydantic cannot write
@@ -184,39 +207,115 @@ async def pipe_lines(fd: int) -> AsyncIterator[bytes]:
         yield b"".join(parts)
 
 
+class _Answers:
+    """The answer side of the wire: its pipe (if it is one), and the writer task's queue,
+    which the reader looks at to write a shortcut's answer itself."""
+
+    def __init__(self, wire: BinaryIO,
+                 queue: MemoryObjectReceiveStream[SessionMessage | bytes]) -> None:
+        self.wire = wire
+        self.fd = pipe_fd(wire)
+        self.room = 0 if self.fd is None else widen_pipe(self.fd)
+        self.queue = queue
+
+    def put_now(self, line: bytes) -> bool:
+        """Write `line` now, when that can neither block nor pass or cut into another
+        answer: the writer task waits for an answer with none handed to it yet, and the
+        pipe is empty and can take the line whole."""
+        if self.fd is None or len(line) > self.room or unread(self.fd) != 0:
+            return False
+        if self.queue.statistics().tasks_waiting_receive == 0:
+            return False
+        _put(self.wire, line)
+        return True
+
+
 async def _read(wire: BinaryIO, inbox: MemoryObjectSendStream[SessionMessage | Exception],
-                outbox: MemoryObjectSendStream[SessionMessage]) -> None:
+                outbox: MemoryObjectSendStream[SessionMessage | bytes],
+                shortcut: Shortcut | None, answers: _Answers) -> None:
     fd = pipe_fd(wire)
     lines = anyio.wrap_file(wire) if fd is None else pipe_lines(fd)
     async with inbox, outbox:
         async for line in lines:
-            got = read_line(line)
-            if isinstance(got, list):
+            got = read_line(line, shortcut)
+            if isinstance(got, bytes):
+                if not answers.put_now(got):
+                    await outbox.send(got)
+            elif isinstance(got, list):
                 for answer in got:
                     await outbox.send(SessionMessage(answer))
             elif got is not None:
+                if shortcut is not None and isinstance(got, types.JSONRPCRequest):
+                    shortcut.forwarded(got.method)
                 await inbox.send(SessionMessage(got))
 
 
-async def _write(wire: BinaryIO, outbox: MemoryObjectReceiveStream[SessionMessage],
+async def _write(answers: _Answers, outbox: MemoryObjectReceiveStream[SessionMessage | bytes],
                  memo: ListMemo | None) -> None:
-    fd = pipe_fd(wire)
     async with outbox:
         async for item in outbox:
-            line = encode(item.message, memo)
-            if fd is not None and len(line) <= select.PIPE_BUF:
-                # A pipe the event loop sees writable has room for PIPE_BUF bytes: the
-                # write returns at once.
-                await anyio.wait_writable(fd)
-                _put(wire, line)
-            else:
-                # One hop to a worker thread per answer (write and flush together), not two.
-                await anyio.to_thread.run_sync(_put, wire, line)
+            line = item if isinstance(item, bytes) else encode(item.message, memo)
+            await _write_line(answers, line)
+
+
+async def _write_line(answers: _Answers, line: bytes) -> None:
+    fd, wire = answers.fd, answers.wire
+    if fd is not None and len(line) <= max(answers.room, select.PIPE_BUF):
+        # A pipe the event loop sees writable has room for PIPE_BUF bytes, and an empty
+        # one for `room`: the write returns at once.
+        await anyio.wait_writable(fd)
+        if len(line) <= select.PIPE_BUF or unread(fd) == 0:
+            _put(wire, line)
+            return
+    # One hop to a worker thread per answer (write and flush together), not two.
+    await anyio.to_thread.run_sync(_put, wire, line)
+
+
+def widen_pipe(fd: int) -> int:
+    """The capacity of the pipe `fd` (bytes), widened to PIPE_BYTES where the system allows
+    (Linux; up to /proc/sys/fs/pipe-max-size), or 0 where it cannot be read."""
+    try:
+        import fcntl  # noqa: PLC0415 - POSIX only
+    except ImportError:
+        return 0
+    setting, getting = getattr(fcntl, "F_SETPIPE_SZ", None), getattr(fcntl, "F_GETPIPE_SZ", None)
+    if setting is None or getting is None:
+        return 0
+    with suppress(OSError):   # above the system's limit: the pipe keeps its size
+        fcntl.fcntl(fd, setting, PIPE_BYTES)
+    try:
+        return int(fcntl.fcntl(fd, getting))
+    except OSError:
+        return 0
+
+
+def unread(fd: int) -> int:
+    """Bytes written to the pipe `fd` that its reader has not read yet (-1: unknown)."""
+    count = array.array("i", [0])
+    try:
+        import fcntl  # noqa: PLC0415 - POSIX only
+        import termios  # noqa: PLC0415
+    except ImportError:
+        return -1
+    try:
+        fcntl.ioctl(fd, termios.FIONREAD, count)
+    except OSError:
+        return -1
+    return count[0]
 
 
 def _put(wire: BinaryIO, line: bytes) -> None:
     wire.write(line)
     wire.flush()
+
+
+def _shortcut(server: Server[Any], memo: ListMemo | None) -> Shortcut | None:
+    """A Shortcut for a server whose middleware is the SDK's own (which never changes a
+    result) and ListMemo; None (every line to the SDK) for any other middleware."""
+    if memo is None or not all(m is memo or type(m).__module__.startswith("mcp.")
+                               for m in server.middleware):
+        return None
+    return Shortcut(memo)
 
 
 @contextmanager
@@ -248,10 +347,16 @@ async def serve_stdio(server: Server[Any], stdin: BinaryIO | None = None,
     """Serve one client over stdin/stdout (or the given binary streams) until it disconnects."""
     with _claimed(stdin, stdout) as (wire_in, wire_out):
         inbox_send, inbox = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-        outbox, outbox_receive = anyio.create_memory_object_stream[SessionMessage](0)
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(_read, wire_in, inbox_send, outbox.clone())
-            memo = next((m for m in server.middleware if isinstance(m, ListMemo)), None)
-            tasks.start_soon(_write, wire_out, outbox_receive, memo)
-            async with outbox:
-                await server.run(inbox, outbox, server.create_initialization_options())
+        outbox, outbox_receive = anyio.create_memory_object_stream[SessionMessage | bytes](0)
+        memo = next((m for m in server.middleware if isinstance(m, ListMemo)), None)
+        shortcut = _shortcut(server, memo)
+        told = SHORTCUT.set(shortcut)   # ListMemo, in the server's tasks, tells it the session
+        try:
+            async with anyio.create_task_group() as tasks:
+                answers = _Answers(wire_out, outbox_receive)
+                tasks.start_soon(_read, wire_in, inbox_send, outbox.clone(), shortcut, answers)
+                tasks.start_soon(_write, answers, outbox_receive, memo)
+                async with outbox:
+                    await server.run(inbox, outbox, server.create_initialization_options())
+        finally:
+            SHORTCUT.reset(told)
