@@ -84,10 +84,12 @@ def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None 
     document = bundled.document
     overlaid = apply_overlays(document, overlays, read)
     _check_version(document, str(path))
-    sha = spec_digest(bundled.files, path.resolve().parent, overlays, read)
     findings = Findings(str(path))
     validated: Callable[[], Findings] = lambda: findings  # noqa: E731
-    if known_valid != verdict(sha):
+    if known_valid is None:   # the validator's process starts first: it is the longer
+        validated = validate_in_background(document, str(path))
+    sha = spec_digest(bundled.files, path.resolve().parent, overlays, read)
+    if known_valid is not None and known_valid != verdict(sha):
         validated = validate_in_background(document, str(path))
     # What toolcat's own readers found (a key written twice, a tuple `items`, a template
     # in a server URL): findings of the validation mode, as the validator's are.
