@@ -7,6 +7,7 @@ prints the timings of the same cases at the sizes the issue measured.
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import Any
 
@@ -170,9 +171,23 @@ def _inputs_seconds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setattr(build, "build_inputs", timed)
     folder = tmp_path / str(count)
-    catalog = generate(write_spec(folder, _query_params(count), "spec.json"), validate=False)
+    spec = write_spec(folder, _query_params(count), "spec.json")
+    # The collector off, as the CLI runs (a full pass of the test process's heap would
+    # be charged to whichever run it fell in); the best of two runs.
+    collecting = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        best = float("inf")
+        for _ in range(2):
+            spent[0] = 0.0
+            catalog = generate(spec, validate=False)
+            best = min(best, spent[0])
+    finally:
+        if collecting:
+            gc.enable()
     monkeypatch.undo()
-    return spent[0], catalog["tools"][0]["tool"]["inputSchema"]
+    return best, catalog["tools"][0]["tool"]["inputSchema"]
 
 
 def test_query_parameters_cost_linear_time(tmp_path: Path,
