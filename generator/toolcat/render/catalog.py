@@ -16,19 +16,18 @@ from typing import Any
 
 from ..catalog.format import FORMAT_VERSION
 from ..jsonio import dumps
-from ..model.types import Catalog, Tool
-from .served import served
+from ..model.types import Catalog
+from .served import Tools, last_for, served
 
 
 def catalog_data(catalog: Catalog) -> dict[str, Any]:
     """The data of ``catalog.json``, built afresh (the caller's to change)."""
-    return _data(catalog, _entries(catalog))
+    return _data(catalog, _entries(catalog.tools))
 
 
-def _entries(catalog: Catalog) -> list[dict[str, Any]]:
-    tools = served(catalog.tools)
+def _entries(tools: Tools) -> list[dict[str, Any]]:
     return [{"tool": dict(m), "binding": t.binding.as_json()}
-            for m, t in zip(tools.mcp, catalog.tools, strict=True)]
+            for m, t in zip(served(tools).mcp, tools, strict=True)]
 
 
 def _data(catalog: Catalog, entries: list[dict[str, Any]]) -> dict[str, Any]:
@@ -55,27 +54,20 @@ def _data(catalog: Catalog, entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _Prepared:
-    tools: tuple[Tool, ...]
     entries: list[dict[str, Any]]   # catalog_data's "tools", read only
     member: bytes                   # the ``"tools": [...]`` member as catalog.json holds it
-
-
-_PREPARED: list[_Prepared] = []
 
 
 def prepare_tools(catalog: Catalog) -> None:
     """Render the ``tools`` member of ``catalog``'s catalog.json ahead of its verdict
     (remembered for the very same tuple of tools, the last one only)."""
-    _prepared(catalog)
+    _prepared(catalog.tools)
 
 
-def _prepared(catalog: Catalog) -> _Prepared:
-    if _PREPARED and _PREPARED[0].tools is catalog.tools:
-        return _PREPARED[0]
-    entries = _entries(catalog)
-    prepared = _Prepared(catalog.tools, entries, _member("tools", entries))
-    _PREPARED[:] = [prepared]
-    return prepared
+@last_for
+def _prepared(tools: Tools) -> _Prepared:
+    entries = _entries(tools)
+    return _Prepared(entries, _member("tools", entries))
 
 
 def _member(key: str, value: Any) -> bytes:
@@ -86,11 +78,11 @@ def _member(key: str, value: Any) -> bytes:
 def checked_data(catalog: Catalog) -> dict[str, Any]:
     """``catalog_data``, for the catalog check and ``render_catalog``: its tools' entries
     shared with ``prepare_tools`` (neither changes them)."""
-    return _data(catalog, _prepared(catalog).entries)
+    return _data(catalog, _prepared(catalog.tools).entries)
 
 
 def render_catalog(catalog: Catalog) -> bytes:
     data = checked_data(catalog)
     head = dumps({key: value for key, value in data.items() if key < "tools"})
     after = [_member(key, data[key]) for key in sorted(data) if key > "tools"]
-    return b",\n".join([head[:-3], _prepared(catalog).member, *after]) + b"\n}\n"
+    return b",\n".join([head[:-3], _prepared(catalog.tools).member, *after]) + b"\n}\n"

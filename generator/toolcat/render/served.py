@@ -14,32 +14,44 @@ last tools served are remembered by the identity of that tuple, held with it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model.types import Tool
 from ..vocab.digests import sha256_tagged
 from .size import ToolSize, list_json, tool_json
 
+Tools = tuple[Tool, ...]
+R = TypeVar("R")
+
+
+def last_for(make: Callable[[Tools], R]) -> Callable[[Tools], R]:
+    """``make``, answered again for the very same tuple of tools as its last call (the
+    tuple is held with the answer, so its identity stays its own)."""
+    last: list[tuple[Tools, R]] = []
+
+    def remembered(tools: Tools) -> R:
+        if last and last[0][0] is tools:
+            return last[0][1]
+        answer = make(tools)
+        last[:] = [(tools, answer)]
+        return answer
+
+    return remembered
+
 
 @dataclass(frozen=True)
 class Served:
-    tools: tuple[Tool, ...]
     mcp: tuple[dict[str, Any], ...]     # each tool's ``mcp_json()``
     sizes: tuple[ToolSize, ...]         # of each, as ``size.tool_size`` measures it
     digest: str                         # ``catalog.format.tools_digest`` of ``mcp``
 
 
-_LAST: list[Served] = []
-
-
-def served(tools: tuple[Tool, ...]) -> Served:
-    """``tools`` as served (the last answer again for the very same tuple)."""
-    if _LAST and _LAST[0].tools is tools:
-        return _LAST[0]
+@last_for
+def served(tools: Tools) -> Served:
+    """``tools`` as served."""
     mcp = tuple(t.mcp_json() for t in tools)
     measured = [tool_json(m) for m in mcp]
-    result = Served(tools, mcp, tuple(size for _, size in measured),
-                    sha256_tagged(list_json([data for data, _ in measured])))
-    _LAST[:] = [result]
-    return result
+    return Served(mcp, tuple(size for _, size in measured),
+                  sha256_tagged(list_json([data for data, _ in measured])))
