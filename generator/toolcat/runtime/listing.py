@@ -144,8 +144,7 @@ class ListMemo:
     def page_text(self, version: str, cursor: str | None) -> bytes | None:
         """The JSON text of the page remembered for (version, cursor), if any."""
         found = self.results.get((version, cursor))
-        known = None if found is None else self.texts.get(id(found["tools"]))
-        return known[1] if known is not None and known[0] is found else None
+        return None if found is None else self.text(found)
 
 
 # The keys of a plain tools/list request: a page's whole answer depends on its cursor alone.
