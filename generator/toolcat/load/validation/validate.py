@@ -24,6 +24,7 @@ from urllib.parse import unquote
 from ...errors import Problem, ToolcatError
 from ...identity import installed_version
 from ...vocab.pointers import pointer, split_pointer
+from . import settings_light
 from .bounds import BOUNDS
 from .false_positives import pinned
 from .findings import Findings, refusal
@@ -122,6 +123,7 @@ def _problems(document: dict[str, Any], file: str, limit: int | None,
               fast: bool = True) -> list[Problem]:
     """The validator's first ``limit`` problems (all: None), sped up unless not ``fast``."""
     problems: list[Problem] = []
+    settings_light.install()   # before the validator is first imported (bounds do)
     # The bounds always: without them small documents validate for minutes; the order
     # always: without it the findings depend on PYTHONHASHSEED.
     with speedups(BOUNDS + ORDER), speedups() if fast else nullcontext():
