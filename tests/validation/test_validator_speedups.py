@@ -48,6 +48,8 @@ TARGETS: dict[str, tuple[str, tuple[tuple[Any, str], ...]]] = {
     "root-node": ("_install_root_node", ((RootValidator, "__call__"),)),
     "metaschema-prefilter": ("_install_metaschema_prefilter",
                              ((OAS30Validator, "check_schema"),)),
+    "metaschema-prefilter-31": ("_install_metaschema_prefilter_31",
+                                ((OAS31Validator, "check_schema"),)),
     "schema-json": ("_install_schema_json", ((schema_utils, "get_schema"),)),
 }
 
@@ -241,9 +243,12 @@ def _versions(wrong: set[str]) -> Callable[[str], str | None]:
 
 @pytest.mark.parametrize(("wrong", "skipped"), [
     ({"pathable"}, {"subscriptable", "schema-keywords", "root-node"}),
-    ({"openapi-schema-validator"}, {"metaschema-validator", "metaschema-prefilter"}),
-    ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve", "metaschema-prefilter"}),
-    ({"jsonschema-rs"}, {"metaschema-prefilter"}),
+    ({"openapi-schema-validator"}, {"metaschema-validator", "metaschema-prefilter",
+                                    "metaschema-prefilter-31"}),
+    ({"jsonschema"}, {"metaschema-validator", "metaschema-evolve", "metaschema-prefilter",
+                      "metaschema-prefilter-31"}),
+    ({"jsonschema-rs"}, {"metaschema-prefilter", "metaschema-prefilter-31"}),
+    ({"jsonschema-specifications"}, {"metaschema-prefilter-31"}),
     ({"openapi-spec-validator", "jsonschema-path"},
      {"schema-keywords", "reference-chain", "root-node", "schema-json"}),
     ({"referencing"}, {"reference-lookup", "metaschema-evolve", "reference-chain",

@@ -32,6 +32,13 @@ so nothing outside validation ever runs patched code.
   the errors and their messages are Python's. ``tests/validation/test_validator_prefilter.py``
   holds jsonschema-rs to being at least as strict, on every schema of the corpus and on
   generated ones.
+* ``metaschema-prefilter-31``: the same for OpenAPI 3.1, whose schemas are checked
+  against the 3.1 dialect (Draft 2020-12 and the OpenAPI vocabulary, joined by
+  ``$dynamicRef``): 90% of the validator's time on OpenAI's 3.1 description (1.6 s).
+  jsonschema-rs is given every metaschema of the Python check's registry and its
+  format checker; ``tests/validation/test_validator_prefilter_31.py`` holds it to being
+  at least as strict on every schema the 3.1 corpus documents check and on generated
+  ones (the dynamic scope included: an OpenAPI keyword nested anywhere).
 * ``schema-keywords``: the validator's walk over a schema asks ``"allOf" in schema``
   and nine more such questions of every schema it visits, each a path lookup through
   jsonschema-path (390,000 on GitHub's description). The schema's value, which the walk
@@ -377,6 +384,7 @@ def _install_root_node() -> Undo | None:
 # --- metaschema-prefilter --------------------------------------------------------
 
 DRAFT4 = "http://json-schema.org/draft-04/schema#"
+DRAFT2020 = "https://json-schema.org/draft/2020-12/schema"
 
 
 def _install_metaschema_prefilter() -> Undo | None:
@@ -401,16 +409,52 @@ def _install_metaschema_prefilter() -> Undo | None:
     return _set_attribute(cls, "check_schema", classmethod(check_schema))
 
 
-def prefilter(metaschema: Any, format_checker: Any,
-              jsonschema_rs: Any) -> Callable[[Any], bool]:
+def _install_metaschema_prefilter_31() -> Undo | None:
+    import jsonschema_rs  # noqa: PLC0415
+    from openapi_schema_validator import validators as oas  # noqa: PLC0415
+
+    cls = oas.OAS31Validator
+    current = cls.__dict__.get("check_schema")
+    unset = vars(oas).get("_CHECK_SCHEMA_UNSET")
+    registry = vars(oas).get("OPENAPI_SPECIFICATIONS")
+    if not isinstance(current, classmethod) or unset is None or registry is None:
+        return None
+    if cls.META_SCHEMA.get("$schema") != DRAFT2020:
+        return None
+    # The metaschemas the Python check resolves its references and dynamic references in.
+    resources = [(uri, registry.contents(uri)) for uri in sorted(registry)]
+    checker = cls.FORMAT_CHECKER
+    surely_valid = prefilter(cls.META_SCHEMA, checker, jsonschema_rs, resources)
+    slow = current.__func__
+
+    def check_schema(klass: Any, schema: Any, format_checker: Any = unset) -> None:
+        # The semantic pass asks with the 3.1 format checker named, which is the class's.
+        if (klass is cls and (format_checker is unset or format_checker is checker)
+                and surely_valid(schema)):
+            return
+        slow(klass, schema, format_checker)
+
+    return _set_attribute(cls, "check_schema", classmethod(check_schema))
+
+
+def prefilter(metaschema: Any, format_checker: Any, jsonschema_rs: Any,
+              resources: list[tuple[str, Any]] | None = None) -> Callable[[Any], bool]:
     """True only for a schema the Python check of ``metaschema`` surely finds valid.
 
-    jsonschema-rs checks every format the metaschema names (``regex`` for Draft 4) by
-    calling ``format_checker``, the Python check's own, so a format is judged alike
-    by both and the structure by jsonschema-rs.
+    jsonschema-rs checks every format the metaschema names (``regex`` for Draft 4; for
+    2020-12 also those of the ``resources`` it refers to) by calling ``format_checker``,
+    the Python check's own, so a format is judged alike by both and the structure by
+    jsonschema-rs.
     """
-    formats = {name: _conforms(format_checker, name) for name in _formats(metaschema)}
-    fast = jsonschema_rs.Draft4Validator(metaschema, validate_formats=True, formats=formats)
+    named = _formats(metaschema).union(*(_formats(r) for _, r in resources or ()))
+    formats = {name: _conforms(format_checker, name) for name in sorted(named)}
+    if metaschema.get("$schema") == DRAFT2020:
+        fast = jsonschema_rs.Draft202012Validator(
+            metaschema, validate_formats=True, formats=formats,
+            registry=jsonschema_rs.Registry(resources or []))
+    else:
+        fast = jsonschema_rs.Draft4Validator(metaschema, validate_formats=True,
+                                             formats=formats)
 
     def surely_valid(schema: Any) -> bool:
         try:
@@ -486,6 +530,10 @@ PATCHES: tuple[Patch, ...] = (
           {"jsonschema-rs": "0.60.3", "openapi-schema-validator": "0.9.0",
            "jsonschema": "4.26.0"},
           _install_metaschema_prefilter, needs=("metaschema-validator",)),
+    Patch("metaschema-prefilter-31",
+          {"jsonschema-rs": "0.60.3", "openapi-schema-validator": "0.9.0",
+           "jsonschema": "4.26.0", "jsonschema-specifications": "2025.9.1"},
+          _install_metaschema_prefilter_31, needs=("metaschema-validator",)),
     Patch("schema-json", {"openapi-spec-validator": "0.9.0", "jsonschema-path": "0.5.0"},
           _install_schema_json),
 )
