@@ -62,25 +62,25 @@ def _environment(monkeypatch: pytest.MonkeyPatch, variables: dict[str, str]) -> 
         monkeypatch.setenv(key, value)
 
 
-@pytest.mark.parametrize("variables", SPEC_VARS, ids=[json.dumps(v) for v in SPEC_VARS])
-def test_spec_settings_answer_as_the_original(variables: dict[str, str],
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+CASES = [*((settings_light.SPEC_MODULE, "OpenAPISpecValidatorSettings",
+            settings_light.spec_settings, SPEC_FIELDS, v) for v in SPEC_VARS),
+         *((settings_light.SCHEMA_MODULE, "OpenAPISchemaValidatorSettings",
+            settings_light.schema_settings, SCHEMA_FIELDS, v) for v in SCHEMA_VARS)]
+
+
+@pytest.mark.parametrize(("module", "name", "stand_in", "fields", "variables"), CASES,
+                         ids=[f"{c[1]} {json.dumps(c[4])}" for c in CASES])
+def test_settings_answer_as_the_original(module: str, name: str, stand_in: Any,
+                                         fields: tuple[str, ...], variables: dict[str, str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
     _environment(monkeypatch, variables)
-    original = settings_light.original(settings_light.SPEC_MODULE)
-    expected = _outcome(original.OpenAPISpecValidatorSettings, SPEC_FIELDS)
-    assert _outcome(settings_light.spec_settings, SPEC_FIELDS) == expected, variables
-    for getter in ("get_schema_validator_backend", "get_resolved_cache_maxsize"):
+    original = settings_light.original(module)
+    assert _outcome(stand_in, fields) == _outcome(getattr(original, name), fields), variables
+    getters = (("get_schema_validator_backend", "get_resolved_cache_maxsize")
+               if module == settings_light.SPEC_MODULE else ())
+    for getter in getters:
         assert _outcome(getattr(settings_light, getter), ("real",)) == \
             _outcome(getattr(original, getter), ("real",)), getter
-
-
-@pytest.mark.parametrize("variables", SCHEMA_VARS, ids=[json.dumps(v) for v in SCHEMA_VARS])
-def test_schema_settings_answer_as_the_original(variables: dict[str, str],
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    _environment(monkeypatch, variables)
-    original = settings_light.original(settings_light.SCHEMA_MODULE)
-    expected = _outcome(original.OpenAPISchemaValidatorSettings, SCHEMA_FIELDS)
-    assert _outcome(settings_light.schema_settings, SCHEMA_FIELDS) == expected, variables
 
 
 @pytest.mark.parametrize("variables", [
