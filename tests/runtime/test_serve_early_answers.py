@@ -81,8 +81,9 @@ def _early(front: early.Front, server: Any, ready: int, written: list[bytes]) ->
 
 def _both(tools: list[dict[str, Any]], batches: list[list[bytes]], ready_after: int | None = None,
           version: str = "1", page_bytes: int = PAGE_BYTES) -> tuple[list[bytes], list[bytes]]:
-    """The answers with the Front (the SDK "loaded" once batch `ready_after` is answered),
-    checked equal to the SDK's, and the lines the Front wrote."""
+    """The answers with the Front (the SDK "loaded" once batch `ready_after` is answered;
+    then serve's server, with its ListMemo), checked equal to the SDK's, and the lines the
+    Front wrote before the hand-over."""
     front = early.Front.of("demo", version, tools, page_bytes)
     assert front is not None
     ready, loaded = os.pipe()
@@ -93,8 +94,8 @@ def _both(tools: list[dict[str, Any]], batches: list[list[bytes]], ready_after: 
             os.write(loaded, b".")
 
     try:
-        fast = exchange(_early(front, _sdk(tools, version, page_bytes), ready, written),
-                        batches, between)
+        served = make_server("demo", tools, _ok, version=version, page_bytes=page_bytes)
+        fast = exchange(_early(front, served, ready, written), batches, between)
     finally:
         os.close(ready)
         os.close(loaded)
@@ -138,11 +139,33 @@ def test_every_early_answer_is_the_sdks_bytes(version: str) -> None:
     assert json.loads(answers[-2])["result"]["structuredContent"] == {"called": "tool_01"}
 
 
-def test_the_sdk_takes_over_once_it_has_loaded() -> None:
+@pytest.fixture
+def listed(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The ids of the lists the Front answered after the hand-over (listing.Shortcut)."""
+    seen: list[Any] = []
+    original = listing.Shortcut.answer
+
+    def spy(self: listing.Shortcut, value: Any, line: Any) -> bytes | None:
+        found = original(self, value, line)
+        if found is not None and self.front is not None:
+            seen.append(value["id"])
+        return found
+
+    monkeypatch.setattr(listing.Shortcut, "answer", spy)
+    return seen
+
+
+def test_the_sdk_takes_over_once_it_has_loaded(listed: list[Any]) -> None:
+    cursor = _cursors(TOOLS)[1]
     batches = [lines(initialize(1), INITIALIZED), lines(list_tools(2)),
-               lines(list_tools(3)), lines(list_tools(4, "tool_03"), list_tools(5))]
+               lines(list_tools(3)), lines(list_tools(4, cursor), list_tools(5, "no_such_tool")),
+               lines(initialize(6, "2025-03-26"), list_tools(7)), lines(list_tools(8))]
     answers, written = _both(TOOLS, batches, ready_after=1)
-    assert written == answers[:2]   # the handshake and the first list; then the SDK
+    assert written == answers[:2]   # the handshake and the first list; then the SDK's
+    # transport, where the Front still answers the plain lists of pages (not a cursor
+    # that starts none) until another initialize.
+    assert listed == [3, 4]
+    assert json.loads(answers[4])["error"]["code"] < 0
 
 
 def test_the_example_catalog_at_the_pages_serve_cuts() -> None:

@@ -16,8 +16,10 @@ Anything else (another method, other params, a tool or a line this module does n
 as plain) waits for the SDK. When it has loaded, or a line needs it, the SDK takes over
 (`Handover`): it is given the lines it has not seen, the initialize first, and its own
 answer to that initialize is compared with the one written early and not sent again (a
-difference is said on stderr). Every answer written here is byte for byte the SDK's:
-tests/runtime/test_serve_early_answers.py compares them for every protocol version.
+difference is said on stderr). The Front still answers the plain lists after that
+(listing.Shortcut), until the client sends another initialize. Every answer written here
+is byte for byte the SDK's: tests/runtime/test_serve_early_answers.py compares them for
+every protocol version.
 """
 
 from __future__ import annotations
@@ -257,9 +259,12 @@ class Front:
         None when the SDK must answer it."""
         if self.version is None:
             return self._handshake(value)
-        if _initialized(value):
-            return b""
-        plain = plain_list(value)
+        return b"" if _initialized(value) else self.list_answer(value)
+
+    def list_answer(self, value: Any) -> bytes | None:
+        """The line answering a plain tools/list `value` (after the initialize answered
+        here), or None when the SDK must answer it."""
+        plain = None if self.version is None else plain_list(value)
         text = None if plain is None else self._page(plain[0])
         return None if text is None else response_line(value["id"], text)
 
@@ -304,6 +309,7 @@ class Handover:
     lines: list[bytes] = field(default_factory=list)
     rest: bytes = b""
     written: dict[Any, bytes] = field(default_factory=dict)
+    front: Front | None = None   # answers the plain lists after, too (listing.Shortcut)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -315,7 +321,7 @@ def _write_all(fd: int, data: bytes) -> None:
 def answer_early(front: Front, fd_in: int, fd_out: int, ready: int) -> Handover:
     """Answer what `front` can from the pipe `fd_in` until `ready` (a pipe written once the
     SDK has loaded) is readable, a line needs the SDK, or the client has sent everything."""
-    handover, pending = Handover(), b""
+    handover, pending = Handover(front=front), b""
     while True:
         waiting, _, _ = select.select([fd_in, ready], [], [])
         if ready in waiting:

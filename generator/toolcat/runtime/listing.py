@@ -33,7 +33,7 @@ from mcp.server.context import CallNext, HandlerResult
 from mcp.shared.exceptions import MCPError
 from pydantic_core import to_json
 
-from .early import PAGE_BYTES, Paging, cuts, plain_list
+from .early import PAGE_BYTES, Front, Paging, cuts, plain_list
 
 CATALOG_TTL_MS = 3_600_000
 CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
@@ -133,16 +133,23 @@ class Shortcut:
     SDK, and read live. Everything else goes to the SDK. A second `initialize` (the
     handshake again, which the SDK may still be answering while later lines are read)
     ends the shortcut for the connection: the version it reads could be stale.
+
+    `front`: the early.Front that answered this connection's initialize before the SDK
+    loaded (the SDK was handed that initialize, the first it saw): until another one, it
+    answers the plain lists, with the same bytes, for the version it negotiated.
     """
 
-    def __init__(self, memo: ListMemo) -> None:
+    def __init__(self, memo: ListMemo, front: Front | None = None) -> None:
         self.memo = memo
         self.session: Any = None
         self.initializes = 0
+        self.front = front if front is not None and front.version is not None else None
 
     def answer(self, value: Any, line: Any) -> bytes | None:
         """The answer to the parsed line `value`, or None when the SDK must make it
         (`line(request_id, text)` writes a response: early.response_line)."""
+        if self.front is not None and self.initializes <= 1:
+            return self.front.list_answer(value)
         session = self.session
         if session is None or self.initializes > 1 or session.client_params is None:
             return None

@@ -328,13 +328,14 @@ def _put(wire: BinaryIO, line: bytes) -> None:
     wire.flush()
 
 
-def _shortcut(server: Server[Any], memo: ListMemo | None) -> Shortcut | None:
+def _shortcut(server: Server[Any], memo: ListMemo | None,
+              handover: Handover) -> Shortcut | None:
     """A Shortcut for a server whose middleware is the SDK's own (which never changes a
     result) and ListMemo; None (every line to the SDK) for any other middleware."""
     if memo is None or not all(m is memo or type(m).__module__.startswith("mcp.")
                                for m in server.middleware):
         return None
-    return Shortcut(memo)
+    return Shortcut(memo, handover.front)
 
 
 async def serve_stdio(server: Server[Any], stdin: BinaryIO | None = None,
@@ -346,7 +347,7 @@ async def serve_stdio(server: Server[Any], stdin: BinaryIO | None = None,
         inbox_send, inbox = anyio.create_memory_object_stream[SessionMessage | Exception](0)
         outbox, outbox_receive = anyio.create_memory_object_stream[SessionMessage | bytes](0)
         memo = next((m for m in server.middleware if isinstance(m, ListMemo)), None)
-        shortcut = _shortcut(server, memo)
+        shortcut = _shortcut(server, memo, handover)
         told = SHORTCUT.set(shortcut)   # ListMemo, in the server's tasks, tells it the session
         try:
             async with anyio.create_task_group() as tasks:
