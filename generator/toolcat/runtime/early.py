@@ -44,6 +44,7 @@ from ..identity import installed_version
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 READ_BYTES = 1 << 16
 PAGE_BYTES = 256 * 1024   # listing.py's pages (its docstring says why)
+SWITCH_SECONDS = 0.0005
 
 # The keys of a plain request: its whole answer depends on its method and params alone.
 _REQUEST_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
@@ -374,11 +375,16 @@ def serve_early(front: Front, wire_in: BinaryIO, wire_out: BinaryIO,
     ready, done = os.pipe()
     worker = threading.Thread(target=_load, args=(imports, done), name="toolcat-sdk-import",
                               daemon=True)
+    # A line that arrives while the worker runs waits for the interpreter's lock until the
+    # worker is told to let go: after SWITCH_SECONDS, not Python's default 5 ms.
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_SECONDS)
     worker.start()
     try:
         handover = answer_early(front, wire_in.fileno(), wire_out.fileno(), ready)
         worker.join()
     finally:
+        sys.setswitchinterval(switch)
         os.close(ready)
         os.close(done)
     return handover
