@@ -9,7 +9,7 @@ which imports none of it, answers what a client sends first:
   `plain_initialize` reads, which the SDK accepts): the SDK's answer for the negotiated
   version (the requested one if the SDK speaks it, else the latest);
 - `notifications/initialized`, recorded;
-- a plain `tools/list` (listing.plain_list) for a page of the catalog: the page as the
+- a plain `tools/list` (`plain_list`) for a page of the catalog: the page as the
   SDK's path writes it (keys in the order of the SDK's sieve, pydantic's JSON writer).
 
 Anything else (another method, other params, a tool or a line this module does not read
