@@ -10,8 +10,12 @@ by default), in a temporary folder:
    `tools/list` (initialize, notifications/initialized, tools/list, raw JSON-RPC lines;
    the answer is the list's first page, and the time to its last page is given too);
    wall seconds and the server's CPU seconds (user+sys, /proc/PID/stat) at that moment.
-3. `tools/list` on the running server, --lists times: every page (the server pages its
-   list, following `nextCursor`), from writing the first request to reading the last page.
+3. `tools/list` on the running server (after a `ping`, which the MCP SDK answers: start-up
+   is over), --lists times, as a client does it: every page in turn (the server pages its
+   list), each request written, its answer's line read and parsed (orjson, as a fast client
+   parses), its `nextCursor` followed; from writing the first request to parsing the last
+   page. Beside it, per list: the server's CPU seconds (/proc/PID/stat), the client's parse,
+   and the rest (the pipe, and each side waiting for the other).
 4. Per-call overhead: a read-only tool of the catalog whose request reaches the stub API of
    tests/helpers/stub_api.py (127.0.0.1, answering `{"id": 1, "name": "x"}`) and whose
    result is a success (the answer fits its outputSchema; see pick_tool) is called --calls
@@ -111,6 +115,8 @@ class Figures:
     starts: list[tuple[float, float]] = field(default_factory=list)   # (wall, cpu)
     whole_starts: list[float] = field(default_factory=list)   # to the last page
     lists: list[float] = field(default_factory=list)
+    list_server: float = 0.0   # CPU seconds, summed over the lists
+    list_parse: float = 0.0    # the client's, summed
     tool: str = "-"
     direct: list[float] = field(default_factory=list)
     through: list[float] = field(default_factory=list)
@@ -234,12 +240,16 @@ def measure(spec: Path, work: Path, exe: list[str], starts: int, lists: int,
             figures.whole_starts.append(time.perf_counter() - began)
             if number < starts - 1:
                 session.close()
+        session.request("ping", {})   # answered by the SDK: the server has loaded it
+        served, parsed = cpu_seconds(session.process.pid), session.parsing
         for _ in range(lists):
             began = time.perf_counter()
             pages = session.list_all()
             figures.lists.append(time.perf_counter() - began)
             tools = tools_of(pages)   # sized outside the timing: the bench's work, not serve's
             figures.list_bytes, figures.pages = sum(map(compact_size, pages)), len(pages)
+        figures.list_server = cpu_seconds(session.process.pid) - served
+        figures.list_parse = session.parsing - parsed
         figures.tools = len(tools)
         print(f"{count} calls, each beside a direct request ...", file=sys.stderr, flush=True)
         calls(figures, session, tools, api, count)
@@ -259,10 +269,13 @@ def table(spec: Path, figures: Figures) -> str:
     pairs = [(t - d) * 1000 for t, d in zip(figures.through, figures.direct, strict=True)]
     overhead = statistics.median(pairs)
     whole = statistics.median(figures.whole_starts)
+    runs = max(len(figures.lists), 1)
+    server, parse = figures.list_server * 1000 / runs, figures.list_parse * 1000 / runs
     rows = [("start-up to the first tools/list", f"{wall:.2f} s (cpu {cpu:.2f} s; to its "
              f"last page {whole:.2f} s)", wall),
             ("tools/list", f"{listed:.1f} ms ({figures.tools:,} tools in {figures.pages} "
-             f"page(s), {figures.list_bytes:,} bytes)", listed),
+             f"page(s), {figures.list_bytes:,} bytes; per list, means: server cpu "
+             f"{server:.1f} ms, client parse {parse:.1f} ms)", listed),
             ("tools/call overhead, median", f"{overhead:.2f} ms", overhead)]
     lines = ["| serve (issue 25) | target | measured | met |", "|---|---|---|---|"]
     for what, shown, value in rows:
@@ -276,8 +289,10 @@ def table(spec: Path, figures: Figures) -> str:
     return (f"`toolcat serve` on {spec.name} ({figures.tools:,} tools), stdio, raw JSON-RPC "
             f"lines: start-up median of {len(figures.starts)} (the freshness check "
             f"included, with the cache generate filled; the first tools/list answer is its "
-            f"first page); tools/list: every page, following nextCursor, median of "
-            f"{len(figures.lists)} (size: the pages' results as compact JSON); {len(pairs)} "
+            f"first page); tools/list, on the running server (after a ping): a client "
+            f"writing each request, reading its answer and parsing it (orjson), following "
+            f"nextCursor to the last page, median of {len(figures.lists)} (size: the pages' "
+            f"results as compact JSON; the server's CPU from /proc); {len(pairs)} "
             f"calls of `{figures.tool}` (read-only; the "
             f"stub answers `{{\"id\": 1, \"name\": \"x\"}}`, {figures.errors} of the "
             "results flagged isError), each paired with the same request sent directly to "

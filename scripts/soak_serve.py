@@ -45,6 +45,8 @@ def rss_mib(pid: int) -> float:
 
 
 class Session:
+    parsing = 0.0   # seconds spent parsing answers (bench_serve reports it)
+
     def __init__(self, base_url: str) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from toolcat.cli import main; main()", "serve",
@@ -69,7 +71,9 @@ class Session:
             raise RuntimeError(f"the server ended (exit {self.process.wait()})")
         # orjson: bench_serve reads 8 MB of tools/list pages through here, and the json
         # module's parse of them (about 0.2 s) would hide the server's time.
+        began = time.perf_counter()
         answer: dict[str, Any] = orjson.loads(line)
+        self.parsing += time.perf_counter() - began
         if answer.get("id") != request_id:
             raise RuntimeError(f"answer for id {answer.get('id')}, expected {request_id}")
         return answer

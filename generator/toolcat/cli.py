@@ -11,6 +11,7 @@ import gc
 import os
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -313,12 +314,11 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
         raise ToolcatError.single(str(target.output), "", "the catalog is stale: it no longer "
                                   f"matches {target.spec_label} ({names})",
                                   f"run {fix} and commit the result, then serve again")
-    # Imported here: the MCP SDK costs every other command's start-up otherwise.
-    import anyio  # noqa: PLC0415
-
+    # Imported here: the MCP SDK costs every other command's start-up otherwise (and on
+    # stdio it loads while runtime/early.py answers the handshake and tools/list).
+    from .catalog.reader import open_catalog  # noqa: PLC0415
     from .runtime.credentials import start_warnings, unknown_schemes  # noqa: PLC0415
-    from .runtime.embed import build_server, open_catalog  # noqa: PLC0415
-    from .runtime.mcp_server import run_http, run_stdio  # noqa: PLC0415
+    from .runtime.early import front_for, serve_soon  # noqa: PLC0415
     from .runtime.request_log import open_request_log  # noqa: PLC0415
 
     catalog = open_catalog(target.output)
@@ -329,11 +329,31 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
         click.echo(f"toolcat serve: {line}", err=True)
     _known_toolset(catalog, toolset, target)
     log = None if log_requests is None else open_request_log(log_requests)
-    server = build_server(catalog, base_url=base_url, credentials=target.credentials,
-                          timeout=timeout, log=log, mode=mode, toolset=toolset,
-                          schema_profile=schema_profile,
+
+    start = partial(_start, catalog, target, transport, (host, port, guard), {
+        "base_url": base_url, "credentials": target.credentials, "timeout": timeout,
+        "log": log, "mode": mode, "toolset": toolset, "schema_profile": schema_profile})
+    front = front_for(catalog, mode, toolset, schema_profile) if transport == "stdio" else None
+    if front is None:
+        start()
+    else:
+        serve_soon(front, start)
+
+
+def _start(catalog: dict[str, Any], target: Target, transport: str,
+           http: tuple[str, int, Any], settings: dict[str, Any], handover: Any = None,
+           wire: Any = None) -> None:
+    """Build the server (runtime/embed.py's build_server with `settings`) and serve it;
+    on stdio after the `handover` of runtime/early.py, if any."""
+    import anyio  # noqa: PLC0415
+
+    from .runtime.embed import build_server  # noqa: PLC0415
+    from .runtime.mcp_server import run_http, run_stdio  # noqa: PLC0415
+
+    server = build_server(catalog, **settings,
                           warn=lambda line: click.echo(f"toolcat serve: {line}", err=True))
-    where = "stdio" if transport == "stdio" else f"http://{host}:{port}/mcp"
+    toolset, mode = settings["toolset"], settings["mode"]
+    where = "stdio" if transport == "stdio" else f"http://{http[0]}:{http[1]}/mcp"
     count = len(catalog["toolsets"][toolset]) if toolset else len(catalog["tools"])
     served = (f"toolset {toolset} of " if toolset else "") + f"{target.name} ({count} tools"
     # stdout carries the protocol on stdio: status goes to stderr.
@@ -346,9 +366,9 @@ def serve(name: str | None, config: Path, spec: Path | None, out: Path | None, p
     gc.freeze()
     gc.enable()
     if transport == "stdio":
-        anyio.run(run_stdio, server)
+        anyio.run(run_stdio, server, handover, wire)
     else:
-        anyio.run(run_http, server, host, port, guard)
+        anyio.run(run_http, server, *http)
 
 
 def _guard(transport: str, host: str, allow_hosts: tuple[str, ...],

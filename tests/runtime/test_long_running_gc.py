@@ -11,7 +11,7 @@ import pytest
 from helpers.inprocess import RunCli
 from helpers.paths import EXAMPLE_OUTPUT
 from toolcat import cli
-from toolcat.runtime import embed
+from toolcat.catalog import reader
 from toolcat.runtime import mcp_server as transports
 from toolcat.runtime.embed import open_catalog
 from toolcat.verify import command
@@ -23,7 +23,7 @@ def test_serve_runs_with_the_collector_on(toolcat: RunCli,
     while the catalog is read (a collection there walks every object read so far)."""
     seen: list[tuple[str, bool, bool]] = []
 
-    async def fake_stdio(server: Any) -> None:
+    async def fake_stdio(server: Any, *wire: Any) -> None:
         seen.append(("serving", gc.isenabled(), gc.get_freeze_count() > 0))
 
     def reading(folder: Any) -> dict[str, Any]:
@@ -31,7 +31,7 @@ def test_serve_runs_with_the_collector_on(toolcat: RunCli,
         return open_catalog(folder)
 
     monkeypatch.setattr(transports, "run_stdio", fake_stdio)
-    monkeypatch.setattr(embed, "open_catalog", reading)
+    monkeypatch.setattr(reader, "open_catalog", reading)
     gc.unfreeze()
     try:
         run = toolcat("serve", "broadcast", "-q")

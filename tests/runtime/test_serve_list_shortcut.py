@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from typing import Any
 
 import anyio
 import pytest
 from anyio import wait_all_tasks_blocked
+from helpers.stdio_exchange import INITIALIZED, exchange
+from helpers.stdio_exchange import initialize as _initialize
+from helpers.stdio_exchange import lines as _lines
+from helpers.stdio_exchange import list_tools as _list
 from toolcat.runtime import listing, stdio
 from toolcat.runtime.mcp_server import ToolOutcome, make_server
 
@@ -37,21 +40,6 @@ async def _ok(name: str, arguments: dict[str, Any]) -> ToolOutcome:
     return ToolOutcome(structured={"called": name})
 
 
-def _initialize(request_id: Any, version: str = "2025-11-25") -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize",
-            "params": {"protocolVersion": version, "capabilities": {},
-                       "clientInfo": {"name": "t", "version": "1"}}}
-
-
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-
-
-def _list(request_id: Any, cursor: str | None = None, **extra: Any) -> dict[str, Any]:
-    params = {} if cursor is None else {"cursor": cursor}
-    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/list", "params": params,
-            **extra}
-
-
 async def _noop(ctx: Any, call_next: Any) -> Any:
     return await call_next(ctx)
 
@@ -67,36 +55,8 @@ def _server(shortcut: bool) -> Any:
 
 
 def _exchange(server: Any, batches: list[list[bytes]]) -> list[bytes]:
-    """The answer lines to `batches` of request lines over pipes: each batch written at
-    once, the next one after every request of it is answered (a client that waits)."""
-    in_read, in_write = os.pipe()
-    out_read, out_write = os.pipe()
-    answers: list[bytes] = []
-
-    def client() -> None:
-        pending = b""
-        for batch in batches:
-            os.write(in_write, b"".join(batch))
-            wanted = len(answers) + sum(b'"id"' in line for line in batch)
-            while len(answers) < wanted:
-                chunk = os.read(out_read, 1 << 16)
-                assert chunk, "the server ended early"
-                pending += chunk
-                *lines, pending = pending.split(b"\n")
-                answers.extend(line + b"\n" for line in lines)
-        os.close(in_write)
-
-    thread = threading.Thread(target=client)
-    thread.start()
-    with os.fdopen(in_read, "rb") as wire_in, os.fdopen(out_write, "wb") as wire_out:
-        anyio.run(stdio.serve_stdio, server, wire_in, wire_out)
-    thread.join()
-    os.close(out_read)
-    return answers
-
-
-def _lines(*messages: Any) -> list[bytes]:
-    return [(m if isinstance(m, bytes) else json.dumps(m).encode()) + b"\n" for m in messages]
+    """The answer lines to `batches` of request lines over pipes (helpers/stdio_exchange)."""
+    return exchange(lambda i, o: anyio.run(stdio.serve_stdio, server, i, o), batches)
 
 
 @pytest.fixture
@@ -189,9 +149,9 @@ def test_what_is_not_a_plain_list_goes_to_the_sdk(taken: list[Any]) -> None:
 @pytest.mark.parametrize("request_id", [True, 1.0, None, [1]])
 def test_an_id_other_than_an_int_or_a_string_is_not_plain(request_id: Any) -> None:
     # (the SDK leaves id true and 1.0 unanswered: they cannot go through an exchange)
-    assert listing._plain_list(_list(request_id)) is None
-    assert listing._plain_list(_list(1)) == (None,)
-    assert listing._plain_list(_list("1", "tool_04")) == ("tool_04",)
+    assert listing.plain_list(_list(request_id)) is None
+    assert listing.plain_list(_list(1)) == (None,)
+    assert listing.plain_list(_list("1", "tool_04")) == ("tool_04",)
 
 
 def test_a_second_initialize_ends_the_shortcut(taken: list[Any]) -> None:

@@ -1,9 +1,10 @@
 """`toolcat serve` answers initialize and tools/list before it loads what only a call needs.
 
 jsonschema (the validators, compiled on a tool's first call) and the discovery mode's
-stemmer stay unloaded until they are used, so start-up pays for the MCP SDK and the
-catalog only (issue 25: start-up to the first tools/list). Run in a fresh interpreter: the
-test process has loaded everything long ago.
+stemmer stay unloaded until they are used, so a server's start-up pays for the MCP SDK and
+the catalog only (issue 25: start-up to the first tools/list; on stdio the SDK loads beside
+the first answers: test_serve_early_answers.py). Run in a fresh interpreter: the test
+process has loaded everything long ago.
 """
 
 from __future__ import annotations

@@ -29,10 +29,10 @@ import anyio
 import httpx2
 
 from ..vocab.credentials import default_env_var
-from ..vocab.credentials import scheme_variables as catalog_scheme_variables
 from ..vocab.mcp import IF_MATCH
 from . import longrun
 from .content import Blob, is_text
+from .credentials import scheme_variables
 from .mcp_server import ToolOutcome
 from .request import HttpRequest, RequestError, build_request, resolve_server
 from .request_log import RequestLog
@@ -55,15 +55,6 @@ class ApiOptions:
     # scheme id -> environment variable; unnamed schemes use default_env_var()
     credentials: Mapping[str, str] = field(default_factory=dict)
     log: RequestLog | None = None
-
-
-def scheme_variables(catalog: dict[str, Any], credentials: Mapping[str, str]
-                     ) -> dict[str, str]:
-    """Every security scheme some tool of the catalog uses -> the variable holding it
-    (vocab/credentials.py: the one rule serve, verify and mcp-config share)."""
-    return catalog_scheme_variables(str(catalog.get("name", "catalog")),
-                                    [entry["binding"] for entry in catalog["tools"]],
-                                    credentials)
 
 
 def origin(url: str) -> tuple[str, str, int | None]:

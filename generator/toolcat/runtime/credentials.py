@@ -13,10 +13,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import Problem, nearest
-from .api import scheme_variables
+from ..vocab.credentials import scheme_variables as catalog_scheme_variables
 from .secrets import MIN_FORM
 
 SHOWN_TOOLS = 5
+
+
+def scheme_variables(catalog: dict[str, Any], credentials: Mapping[str, str]
+                     ) -> dict[str, str]:
+    """Every security scheme some tool of the catalog uses -> the variable holding it
+    (vocab/credentials.py: the one rule serve, verify and mcp-config share)."""
+    return catalog_scheme_variables(str(catalog.get("name", "catalog")),
+                                    [entry["binding"] for entry in catalog["tools"]],
+                                    credentials)
 
 
 def unknown_schemes(catalog: dict[str, Any], credentials: Mapping[str, str], file: str,

@@ -23,9 +23,9 @@ from typing import Any
 from mcp.server.lowlevel import Server
 
 from ..catalog.reader import open_catalog
-from ..identity import installed_version
 from ..vocab import ecma
 from .api import ApiHandler, ApiOptions
+from .early import server_version, toolset_entries
 from .mcp_server import ToolOutcome, argument_errors, make_server
 from .profiles import profile_hooks
 from .request_log import RequestLog
@@ -67,23 +67,6 @@ def build_server(catalog: dict[str, Any], *, base_url: str | None = None,
 
 def _ignore(line: str) -> None:
     """The default `warn`: an embedding caller that asked for no warnings gets none."""
-
-
-def toolset_entries(catalog: dict[str, Any], toolset: str | None) -> list[dict[str, Any]]:
-    """The catalog's entries, or those of the toolset named (catalog.json's `toolsets`)."""
-    if toolset is None:
-        return list(catalog["tools"])
-    members = set((catalog.get("toolsets") or {})[toolset])
-    return [e for e in catalog["tools"] if e["tool"]["name"] in members]
-
-
-def server_version(catalog: dict[str, Any]) -> str:
-    """serverInfo.version: toolcat's version and the catalog's digest (`0.1.0+6e5753b6`)."""
-    own = installed_version("toolcat")
-    if own == "absent":   # run from a source tree that was never installed
-        own = "0"
-    digest = str(catalog.get("digest", "")).removeprefix("sha256:")[:8]
-    return f"{own}+{digest}" if digest else own
 
 
 class Caller:

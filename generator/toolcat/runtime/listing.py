@@ -33,12 +33,13 @@ from mcp.server.context import CallNext, HandlerResult
 from mcp.shared.exceptions import MCPError
 from pydantic_core import to_json
 
+from .early import PAGE_BYTES, Front, Paging, cuts, plain_list
+
 CATALOG_TTL_MS = 3_600_000
 CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
     "tools/list": CacheHint(ttl_ms=CATALOG_TTL_MS, scope="public"),
     "server/discover": CacheHint(ttl_ms=CATALOG_TTL_MS, scope="public"),
 }
-PAGE_BYTES = 256 * 1024
 
 
 def _size(tool: types.Tool) -> int:
@@ -48,14 +49,7 @@ def _size(tool: types.Tool) -> int:
 
 def _cuts(tools: Sequence[types.Tool], page_bytes: int) -> Iterator[int]:
     """The index of the first tool of each page (always 0 first), one page at a time."""
-    yield 0
-    used = 0
-    for index, tool in enumerate(tools):
-        size = _size(tool)
-        if used and used + size > page_bytes:
-            yield index
-            used = 0
-        used += size
+    return cuts(tools, page_bytes, _size)
 
 
 def page_starts(tools: Sequence[types.Tool], page_bytes: int = PAGE_BYTES) -> list[int]:
@@ -66,39 +60,19 @@ def page_starts(tools: Sequence[types.Tool], page_bytes: int = PAGE_BYTES) -> li
 class Pages:
     """The catalog's tools cut into pages; `page(cursor)` answers one `tools/list`.
 
-    Pages are cut as far as a request needs, once: the first page is served without sizing
-    the 1,500 tools after it (the cut is the same as `page_starts`, made in the same order)."""
+    Pages are cut as far as a request needs, once (early.Paging): the first page is served
+    without sizing the 1,500 tools after it (the cut is the same as `page_starts`)."""
 
     def __init__(self, tools: Sequence[types.Tool], page_bytes: int = PAGE_BYTES) -> None:
         self.tools = list(tools)
-        self.index = {tool.name: i for i, tool in enumerate(self.tools)}
-        self.cuts = _cuts(self.tools, page_bytes)
-        self.starts = [next(self.cuts)]
-        self.done = False
-
-    def _cut_past(self, index: int) -> None:
-        """Cut pages until one starts after `index` (or the tools run out)."""
-        while not self.done and self.starts[-1] <= index:
-            found = next(self.cuts, None)
-            if found is None:
-                self.done = True
-            else:
-                self.starts.append(found)
+        self.paging = Paging(self.tools, [tool.name for tool in self.tools], page_bytes, _size)
 
     def page(self, cursor: str | None) -> types.ListToolsResult:
-        number = 0
-        if cursor is not None:
-            at = self.index.get(cursor, -1)
-            self._cut_past(at)
-            if at < 0 or at not in self.starts:
-                raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {cursor!r} starts no "
-                               "page of this catalog; list again without a cursor")
-            number = self.starts.index(at)
-        start = self.starts[number]
-        self._cut_past(start)
-        last = number + 1 == len(self.starts)
-        end = len(self.tools) if last else self.starts[number + 1]
-        next_cursor = None if last else self.tools[end].name
+        bounds = self.paging.bounds(cursor)
+        if bounds is None:
+            raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {cursor!r} starts no "
+                           "page of this catalog; list again without a cursor")
+        start, end, next_cursor = bounds
         return types.ListToolsResult(tools=self.tools[start:end], next_cursor=next_cursor)
 
 
@@ -147,10 +121,6 @@ class ListMemo:
         return None if found is None else self.text(found)
 
 
-# The keys of a plain tools/list request: a page's whole answer depends on its cursor alone.
-_REQUEST_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
-
-
 class Shortcut:
     """One stdio connection's answers to a remembered page, written without the SDK.
 
@@ -163,20 +133,27 @@ class Shortcut:
     SDK, and read live. Everything else goes to the SDK. A second `initialize` (the
     handshake again, which the SDK may still be answering while later lines are read)
     ends the shortcut for the connection: the version it reads could be stale.
+
+    `front`: the early.Front that answered this connection's initialize before the SDK
+    loaded (the SDK was handed that initialize, the first it saw): until another one, it
+    answers the plain lists, with the same bytes, for the version it negotiated.
     """
 
-    def __init__(self, memo: ListMemo) -> None:
+    def __init__(self, memo: ListMemo, front: Front | None = None) -> None:
         self.memo = memo
         self.session: Any = None
         self.initializes = 0
+        self.front = front if front is not None and front.version is not None else None
 
     def answer(self, value: Any, line: Any) -> bytes | None:
         """The answer to the parsed line `value`, or None when the SDK must make it
-        (`line(request_id, text)` writes a response: stdio.response_line)."""
+        (`line(request_id, text)` writes a response: early.response_line)."""
+        if self.front is not None and self.initializes <= 1:
+            return self.front.list_answer(value)
         session = self.session
         if session is None or self.initializes > 1 or session.client_params is None:
             return None
-        plain = _plain_list(value)
+        plain = plain_list(value)
         if plain is None:
             return None
         text = self.memo.page_text(str(session.protocol_version), plain[0])
@@ -186,20 +163,6 @@ class Shortcut:
         """A request for `method` went to the SDK."""
         if method == "initialize":
             self.initializes += 1
-
-
-def _plain_list(value: Any) -> tuple[str | None] | None:
-    """(its cursor,) for a plain tools/list request (cursor None: the first page), else None."""
-    if not isinstance(value, dict) or value.get("method") != "tools/list" or not (
-            value.keys() <= _REQUEST_KEYS and value.get("jsonrpc") == "2.0"):
-        return None
-    if type(value.get("id")) not in (int, str):
-        return None
-    params = value.get("params", {})
-    if not isinstance(params, dict) or not params.keys() <= {"cursor"}:
-        return None
-    cursor = params.get("cursor")
-    return (cursor,) if cursor is None or type(cursor) is str else None
 
 
 SHORTCUT: ContextVar[Shortcut | None] = ContextVar("toolcat_list_shortcut", default=None)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import mcp_types as types
 import orjson
@@ -24,7 +24,8 @@ from mcp.shared.exceptions import MCPError
 from ..vocab import ecma
 from .containment import contain
 from .content import Blob, binary_block
-from .listing import CACHE_HINTS, PAGE_BYTES, ListMemo, Pages
+from .early import PAGE_BYTES
+from .listing import CACHE_HINTS, ListMemo, Pages
 from .longrun import REPORTER
 from .stdio import serve_stdio
 from .strict import UndecodableArguments
@@ -32,6 +33,7 @@ from .strict import UndecodableArguments
 if TYPE_CHECKING:   # jsonschema loads with the first call's validator (vocab/ecma.py)
     from jsonschema import Draft202012Validator, ValidationError  # type: ignore[import-untyped]
 
+    from .early import Handover
     from .transport_guard import TransportGuard
 
 
@@ -330,10 +332,12 @@ async def call_entry(entry: _Entry, arguments: dict[str, Any],
         return _error_result(f"The tool failed: {type(exc).__name__}: {exc}")
 
 
-async def run_stdio(server: Server[Any]) -> None:
-    """Serve one client over stdin/stdout until it disconnects (every request answered:
-    see stdio.py)."""
-    await serve_stdio(server)
+async def run_stdio(server: Server[Any], handover: Handover | None = None,
+                    wire: tuple[BinaryIO, BinaryIO] | None = None) -> None:
+    """Serve one client over stdin/stdout (or `wire`) until it disconnects (every request
+    answered: see stdio.py), after the `handover` of early.py if any."""
+    stdin, stdout = wire or (None, None)
+    await serve_stdio(server, stdin, stdout, handover)
 
 
 async def run_http(server: Server[Any], host: str, port: int,

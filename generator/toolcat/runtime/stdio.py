@@ -37,8 +37,8 @@ import re
 import select
 import stat
 import sys
-from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import AsyncIterator
+from contextlib import suppress
 from typing import Any, BinaryIO
 
 import anyio
@@ -47,9 +47,9 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.server.lowlevel import Server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
-from pydantic_core import to_json
 
 from .containment import scrub
+from .early import Handover, claimed_stdio, response_line
 from .listing import SHORTCUT, ListMemo, Shortcut
 
 MAX_DEPTH = 128
@@ -146,15 +146,6 @@ def _message(value: Any) -> types.JSONRPCMessage | list[types.JSONRPCError]:
     return message
 
 
-def response_line(request_id: Any, text: bytes) -> bytes | None:
-    """The line of a response to `request_id` whose result is the JSON `text` (as pydantic
-    writes it: tested), or None when the id cannot be written (a lone surrogate)."""
-    try:
-        return b'{"jsonrpc":"2.0","id":%b,"result":%b}\n' % (to_json(request_id), text)
-    except ValueError:
-        return None
-
-
 def encode(message: types.JSONRPCMessage, memo: ListMemo | None = None) -> bytes:
     """One line of JSON for `message`; never raises. A tools/list page `memo` remembers is
     written from its JSON text (the same bytes pydantic writes: tested)."""
@@ -186,11 +177,11 @@ def pipe_fd(stream: BinaryIO) -> int | None:
         return None
 
 
-async def pipe_lines(fd: int) -> AsyncIterator[bytes]:
+async def pipe_lines(fd: int, read: bytes = b"") -> AsyncIterator[bytes]:
     """The lines of a pipe (each with its newline; the last may lack one), read by the event
     loop when data is waiting: a read of a pipe that has data returns at once, and the server
-    is the pipe's only reader."""
-    parts: list[bytes] = []
+    is the pipe's only reader. `read`: the start of the first line, read before."""
+    parts: list[bytes] = [read] if read else []
     while True:
         await anyio.wait_readable(fd)
         chunk = os.read(fd, READ_BYTES)
@@ -230,13 +221,24 @@ class _Answers:
         return True
 
 
+async def _lines(wire: BinaryIO, handover: Handover) -> AsyncIterator[bytes]:
+    """The wire's lines: those the handover holds first, then what the wire has."""
+    for line in handover.lines:
+        yield line
+    fd = pipe_fd(wire)
+    if fd is None:
+        async for line in anyio.wrap_file(wire):
+            yield line
+    else:
+        async for line in pipe_lines(fd, handover.rest):
+            yield line
+
+
 async def _read(wire: BinaryIO, inbox: MemoryObjectSendStream[SessionMessage | Exception],
                 outbox: MemoryObjectSendStream[SessionMessage | bytes],
-                shortcut: Shortcut | None, answers: _Answers) -> None:
-    fd = pipe_fd(wire)
-    lines = anyio.wrap_file(wire) if fd is None else pipe_lines(fd)
+                shortcut: Shortcut | None, answers: _Answers, handover: Handover) -> None:
     async with inbox, outbox:
-        async for line in lines:
+        async for line in _lines(wire, handover):
             got = read_line(line, shortcut)
             if isinstance(got, bytes):
                 if not answers.put_now(got):
@@ -251,11 +253,28 @@ async def _read(wire: BinaryIO, inbox: MemoryObjectSendStream[SessionMessage | E
 
 
 async def _write(answers: _Answers, outbox: MemoryObjectReceiveStream[SessionMessage | bytes],
-                 memo: ListMemo | None) -> None:
+                 memo: ListMemo | None, written: dict[Any, bytes]) -> None:
     async with outbox:
         async for item in outbox:
             line = item if isinstance(item, bytes) else encode(item.message, memo)
+            if written and not isinstance(item, bytes) and _written(written, item, line):
+                continue
             await _write_line(answers, line)
+
+
+def _written(written: dict[Any, bytes], item: SessionMessage, line: bytes) -> bool:
+    """Whether `item` answers a request answered before the SDK (early.py): it is not sent
+    again, and a difference from the line written then is said on stderr."""
+    message = item.message
+    if not isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+        return False
+    sent = written.pop(message.id, None)
+    if sent is None:
+        return False
+    if sent != line:
+        sys.stderr.write(f"toolcat serve: the answer written before the SDK loaded differs "
+                         f"from the SDK's: {sent[:300]!r} != {line[:300]!r}\n")
+    return True
 
 
 async def _write_line(answers: _Answers, line: bytes) -> None:
@@ -309,53 +328,33 @@ def _put(wire: BinaryIO, line: bytes) -> None:
     wire.flush()
 
 
-def _shortcut(server: Server[Any], memo: ListMemo | None) -> Shortcut | None:
+def _shortcut(server: Server[Any], memo: ListMemo | None,
+              handover: Handover) -> Shortcut | None:
     """A Shortcut for a server whose middleware is the SDK's own (which never changes a
     result) and ListMemo; None (every line to the SDK) for any other middleware."""
     if memo is None or not all(m is memo or type(m).__module__.startswith("mcp.")
                                for m in server.middleware):
         return None
-    return Shortcut(memo)
-
-
-@contextmanager
-def _claimed(stdin: BinaryIO | None, stdout: BinaryIO | None) -> Iterator[tuple[BinaryIO,
-                                                                                  BinaryIO]]:
-    """The wire's streams; fd 0/1 diverted (null device, stderr) while they are the wire."""
-    if stdin is not None and stdout is not None:
-        yield stdin, stdout
-        return
-    sys.stdout.flush()
-    wire_in, wire_out = os.dup(0), os.dup(1)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.dup2(2, 1)
-    os.close(null)
-    try:
-        with os.fdopen(wire_in, "rb", closefd=False) as read_end, \
-                os.fdopen(wire_out, "wb", closefd=False) as write_end:
-            yield stdin or read_end, stdout or write_end
-    finally:
-        os.dup2(wire_in, 0)
-        os.dup2(wire_out, 1)
-        os.close(wire_in)
-        os.close(wire_out)
+    return Shortcut(memo, handover.front)
 
 
 async def serve_stdio(server: Server[Any], stdin: BinaryIO | None = None,
-                      stdout: BinaryIO | None = None) -> None:
-    """Serve one client over stdin/stdout (or the given binary streams) until it disconnects."""
-    with _claimed(stdin, stdout) as (wire_in, wire_out):
+                      stdout: BinaryIO | None = None, handover: Handover | None = None) -> None:
+    """Serve one client over stdin/stdout (or the given binary streams) until it disconnects;
+    after `handover`, the lines answered before the SDK loaded (early.py)."""
+    handover = handover or Handover()
+    with claimed_stdio(stdin, stdout) as (wire_in, wire_out):
         inbox_send, inbox = anyio.create_memory_object_stream[SessionMessage | Exception](0)
         outbox, outbox_receive = anyio.create_memory_object_stream[SessionMessage | bytes](0)
         memo = next((m for m in server.middleware if isinstance(m, ListMemo)), None)
-        shortcut = _shortcut(server, memo)
+        shortcut = _shortcut(server, memo, handover)
         told = SHORTCUT.set(shortcut)   # ListMemo, in the server's tasks, tells it the session
         try:
             async with anyio.create_task_group() as tasks:
                 answers = _Answers(wire_out, outbox_receive)
-                tasks.start_soon(_read, wire_in, inbox_send, outbox.clone(), shortcut, answers)
-                tasks.start_soon(_write, answers, outbox_receive, memo)
+                tasks.start_soon(_read, wire_in, inbox_send, outbox.clone(), shortcut, answers,
+                                 handover)
+                tasks.start_soon(_write, answers, outbox_receive, memo, dict(handover.written))
                 async with outbox:
                     await server.run(inbox, outbox, server.create_initialization_options())
         finally:
