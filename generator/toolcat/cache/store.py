@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import marshal
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +51,8 @@ def store(folder: Path, entry: Path, value: Any) -> None:
         payload = marshal.dumps(value)
     except ValueError:  # a value marshal cannot hold: stay uncached
         return
+    import tempfile  # noqa: PLC0415 - storing only: a cached check loads
+
     temp = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
