@@ -1,11 +1,12 @@
-"""A run hashes each input file once, and nothing outlives the run (issue 25).
+"""A run hashes each input file once per digest, and nothing outlives the run (issue 25).
 
 A cached check of the 13 MB GitHub spec hashed it three times (the ad hoc name, the
 outputs memo's key, its listing) and ``generate`` six. The digests live with the run's
 ``Inputs`` (parse/inputs.py): only bytes the run itself read are remembered, each under
 the id of the object the run holds, so a freed string's reused id never answers for
 another; ``sha256_hex`` itself keeps nothing, so a long ``serve`` holds no spec's bytes
-for it.
+for it. This machine's cache hashes with its own digest (cache/digest.py, BLAKE3), once a
+run too: a cached check hashes the spec with it alone.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.inprocess import RunCli
 from blake3 import blake3
+from helpers.inprocess import RunCli
 from helpers.project import SPEC
 from toolcat.cache import digest as cache_digest
 from toolcat.parse.inputs import Inputs, hasher
