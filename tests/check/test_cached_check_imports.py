@@ -52,6 +52,9 @@ CONFIG = """catalogs:
 # Building a catalog needs these; comparing digests does not.
 HEAVY = ("black", "jinja2", "openapi_spec_validator", "openapi_schema_validator",
          "jsonschema_path", "mcp", "toolcat.pipeline", "toolcat.render")
+# Writing a folder or a cache entry, and diffing a stale file, need these; a cached
+# check writes nothing and finds nothing stale (output/files.py, cache/store.py).
+WRITING = ("shutil", "tempfile", "bz2", "lzma", "random")
 # Validating a config (or reading YAML) needs these; a config validated here before
 # does not (cache/configs.py), nor does the ad hoc name of a spec read before.
 VALIDATING = ("pydantic", "pydantic_core", "yaml", "toolcat.config.checked",
@@ -83,6 +86,7 @@ def test_a_cached_check_imports_no_builder(tmp_path: Path) -> None:
     assert checked.returncode == 0, checked.stderr
     assert "up to date" in checked.stdout + checked.stderr
     assert _heavy(modules) == [], f"a cached check imported {_heavy(modules)}"
+    assert _heavy(modules, WRITING) == [], f"a cached check imported {_heavy(modules, WRITING)}"
 
 
 @pytest.mark.parametrize("args", [AD_HOC, ("--config", "toolcat.yaml")],

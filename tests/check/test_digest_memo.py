@@ -1,11 +1,12 @@
-"""A run hashes each input file once, and nothing outlives the run (issue 25).
+"""A run hashes each input file once per digest, and nothing outlives the run (issue 25).
 
 A cached check of the 13 MB GitHub spec hashed it three times (the ad hoc name, the
 outputs memo's key, its listing) and ``generate`` six. The digests live with the run's
 ``Inputs`` (parse/inputs.py): only bytes the run itself read are remembered, each under
 the id of the object the run holds, so a freed string's reused id never answers for
 another; ``sha256_hex`` itself keeps nothing, so a long ``serve`` holds no spec's bytes
-for it.
+for it. This machine's cache hashes with its own digest (cache/digest.py, BLAKE3), once a
+run too: a cached check hashes the spec with it alone.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from blake3 import blake3
 from helpers.inprocess import RunCli
 from helpers.project import SPEC
+from toolcat.cache import digest as cache_digest
 from toolcat.parse.inputs import Inputs, hasher
 from toolcat.vocab import digests
 from toolcat.vocab.digests import sha256_hex
@@ -78,19 +81,52 @@ def test_ids_of_freed_strings_never_answer(tmp_path: Path) -> None:
         assert hasher(inputs)(data) == hashlib.sha256(data).hexdigest(), f"turn {i}"
 
 
-@pytest.mark.parametrize("command", ["generate", "check"])
+class _CountingBlake3:
+    """``blake3`` for ``cache/digest.py``: counts the bytes hashed per content."""
+
+    def __init__(self) -> None:
+        self.seen: list[bytes] = []
+
+    def __call__(self, data: bytes = b"") -> Any:
+        self.seen.append(bytes(data))
+        return blake3(data)
+
+
+# (sha256, the cache's digest) of the spec: generate writes its sha256 in the record
+# and keys this machine's cache by the other; a cached check asks the cache alone.
+@pytest.mark.parametrize(("command", "expected"), [("generate", (1, 1)), ("check", (0, 1))])
 def test_the_spec_is_hashed_once_per_command(tmp_path: Path, toolcat: RunCli,
                                              monkeypatch: pytest.MonkeyPatch,
-                                             command: str) -> None:
+                                             command: str, expected: tuple[int, int]) -> None:
     monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("TOOLCAT_CACHE", raising=False)
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps(SPEC))
     args = ("--spec", spec, "--out", tmp_path / "out")
     assert toolcat("generate", "-q", *args).returncode == 0
-    counting = _Counting()
+    counting, fast = _Counting(), _CountingBlake3()
     monkeypatch.setattr(digests, "hashlib", counting)
+    monkeypatch.setattr(cache_digest, "blake3", fast)
     run = toolcat(command, "-q", *args)
     assert run.returncode == 0, run.stderr
-    times = counting.seen.count(spec.read_bytes())
-    assert times == 1, f"{command} hashed the spec {times} times"
+    if command == "check":
+        assert "up to date" in run.stdout, run.stdout
+    times = (counting.seen.count(spec.read_bytes()), fast.seen.count(spec.read_bytes()))
+    assert times == expected, f"{command} hashed the spec (sha256, cache) {times} times"
+
+
+def test_the_cache_digest_is_remembered_per_run(tmp_path: Path) -> None:
+    """The run's ``Inputs`` hash their own bytes once per digest, a copy each time."""
+    spec = tmp_path / "spec.json"
+    spec.write_bytes(b"{}" + os.urandom(64))
+    inputs, fast = Inputs(), _CountingBlake3()
+    data = inputs(spec)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cache_digest, "blake3", fast)
+        digest = cache_digest.cache_hasher(inputs)
+        assert {digest(data) for _ in range(3)} == {blake3(data).hexdigest()}
+        assert fast.seen.count(data) == 1, "the run hashed its own bytes more than once"
+        copy = bytes(bytearray(data))
+        assert digest(copy) == digest(copy) == blake3(data).hexdigest()
+        assert fast.seen.count(data) == 3
+        assert hasher(inputs)(data) == hashlib.sha256(data).hexdigest()

@@ -3,8 +3,8 @@
 Parsing is most of what ``check`` spends on a YAML spec (2.2 s of Stripe's 4 MB;
 DigitalOcean is 1,509 YAML files). An entry is keyed by the root file's path and
 bytes and a digest of toolcat's code, PyYAML's and orjson's versions and the
-Python version; it lists every file the bundle read with its sha256, and is used
-only when all of them still hash the same. Anything else (a miss, a changed
+Python version; it lists every file the bundle read with its digest (cache/digest.py),
+and is used only when all of them still hash the same. Anything else (a miss, a changed
 file, an unreadable or damaged entry, a value marshal cannot store) takes the
 ordinary path as if there were no cache: faster, never different.
 """
@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING
 
 from ..errors import Problem, ToolcatError
 from ..identity import files_digest, installed_version
-from ..parse.inputs import Inputs, Listed, Read, SpecFiles, hasher
+from ..parse.inputs import Inputs, Listed, Read, SpecFiles
 from ..parse.limits import read_bounded
 from ..vocab.digests import sha256_hex
+from .digest import cache_hasher
 from .store import FORMAT, cache_dir, load, store
 
 if TYPE_CHECKING:
@@ -86,13 +87,14 @@ def cached_bundle(path: Path, make: Callable[[Path], Bundle],
     if folder is None:
         return make(path)
     wider = ref_root.resolve() if ref_root is not None else ""
-    key = sha256_hex(f"{code_digest()}\0{root}\0{hasher(read)(data)}\0{wider}".encode())
+    digest = cache_hasher(read)(data)
+    key = sha256_hex(f"{code_digest()}\0{root}\0{digest}\0{wider}".encode())
     entry = folder / f"{key}.bundle"
     found = _read(entry, read)
     if found is not None:
         return found
     bundled = make(path)
-    store(folder, entry, (bundled.files.listed(hasher(read)), bundled.document,
+    store(folder, entry, (bundled.files.listed(cache_hasher(read)), bundled.document,
                           [astuple(p) for p in bundled.duplicates]))
     return bundled
 
@@ -100,7 +102,7 @@ def cached_bundle(path: Path, make: Callable[[Path], Bundle],
 def verified(entries: Listed, read: Read) -> SpecFiles | None:
     """The listed files' bytes, if every one still hashes as listed."""
     files: dict[Path, bytes] = {}
-    digest = hasher(read)
+    digest = cache_hasher(read)
     try:
         for name, sha in entries:
             file = Path(name)

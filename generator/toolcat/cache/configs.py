@@ -3,11 +3,12 @@ before is used without importing PyYAML or pydantic (issue 25: 0.2 s of a cached
 
 What the config's pydantic models make of a file (``config.validate``: plain data with
 every default filled in, and the line of each key) is a pure function of the file's bytes
-and the code that reads it. The key is the sha256 of the bytes and the environment's
-digest (every file of toolcat, Python's version, every installed distribution, pydantic
-and PyYAML included). Only a config that validated is remembered: a refused one is read
-and refused again, with its located problems. Resolving the targets (paths, the templates
-folder, the regenerate command) runs every time: it depends on where the config sits.
+and the code that reads it. The key is the digest of the bytes (cache/digest.py) and the
+environment's digest (every file of toolcat, Python's version, every installed
+distribution, pydantic and PyYAML included). Only a config that validated is remembered:
+a refused one is read and refused again, with its located problems. Resolving the targets
+(paths, the templates folder, the regenerate command) runs every time: it depends on where
+the config sits.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..parse.inputs import Read
 from ..parse.lines import Lines
 from ..vocab.digests import sha256_hex
 from .bundles import environment_digest, read_input
+from .digest import cache_hex
 from .store import cache_dir, load, store
 
 
@@ -34,7 +36,7 @@ def remembered(validate: Validate) -> Validate:
             folder = None   # ``validate`` reports the unreadable file
         if folder is None:
             return validate(path, read)
-        key = sha256_hex(f"{environment_digest()}\0config\0{sha256_hex(data)}".encode())
+        key = sha256_hex(f"{environment_digest()}\0config\0{cache_hex(data)}".encode())
         entry = folder / f"{key}.config"
         found = load(entry)
         if _shaped(found):

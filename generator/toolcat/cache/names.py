@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..parse.inputs import Read, hasher
+from ..parse.inputs import Read
 from ..parse.limits import read_bounded
 from ..vocab.digests import sha256_hex
 from .bundles import code_digest, read_input
+from .digest import cache_hasher
 from .store import cache_dir, load, store
 
 
@@ -32,7 +33,7 @@ def cached_name(spec: Path, derive: Callable[[Path], str], read: Read = read_bou
         folder = None   # ``derive`` reports the unreadable file
     if folder is None:
         return derive(spec)
-    key = sha256_hex(f"{code_digest()}\0name\0{root}\0{hasher(read)(data)}".encode())
+    key = sha256_hex(f"{code_digest()}\0name\0{root}\0{cache_hasher(read)(data)}".encode())
     entry = folder / f"{key}.name"
     found = load(entry)
     if isinstance(found, str) and found:

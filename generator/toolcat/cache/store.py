@@ -1,7 +1,7 @@
 """Where cache entries live and how they are written and read back.
 
 Entries are ``marshal`` data (plain values only: loading one never runs code),
-written atomically, checked against a sha256 of their payload when read, and
+written atomically, checked against a digest (cache/digest.py) of their payload when read, and
 pruned to the ``MAX_ENTRIES`` most recently used of each kind. The folder is
 ``$TOOLCAT_CACHE_DIR``, else ``$XDG_CACHE_HOME/toolcat``, else ``~/.cache/toolcat``;
 ``TOOLCAT_CACHE=off`` turns every cache off. A cache that cannot be read or
@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import marshal
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..vocab.digests import sha256_hex
+from .digest import cache_hex
 
-FORMAT = b"toolcat-cache 1\n"
+FORMAT = b"toolcat-cache 2\n"   # 2: BLAKE3 digests (cache/digest.py)
 MAX_ENTRIES = 32
 
 
@@ -38,7 +37,7 @@ def load(entry: Path) -> Any:
         if not blob.startswith(FORMAT):
             return None
         digest, payload = blob[len(FORMAT):len(FORMAT) + 64], blob[len(FORMAT) + 64:]
-        if digest.decode() != sha256_hex(payload):
+        if digest.decode() != cache_hex(payload):
             return None
         value = marshal.loads(payload)
         os.utime(entry)  # most recently used: survives pruning
@@ -52,12 +51,14 @@ def store(folder: Path, entry: Path, value: Any) -> None:
         payload = marshal.dumps(value)
     except ValueError:  # a value marshal cannot hold: stay uncached
         return
+    import tempfile  # noqa: PLC0415 - storing only: a cached check loads
+
     temp = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
         handle, temp = tempfile.mkstemp(dir=folder, prefix=".entry.")
         with os.fdopen(handle, "wb") as out:
-            out.write(FORMAT + sha256_hex(payload).encode() + payload)
+            out.write(FORMAT + cache_hex(payload).encode() + payload)
         os.replace(temp, entry)
         temp = None
         _prune(folder, entry.suffix)

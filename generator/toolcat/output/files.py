@@ -18,12 +18,9 @@ toolcat did not make is a located refusal (docs/check.md).
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
-import shutil
 import stat
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -64,6 +61,8 @@ def made_by_toolcat(folder: Path, out: Path, role: str) -> bool:
 
 def _remove_own(folder: Path, out: Path, role: str) -> None:
     if made_by_toolcat(folder, out, role):
+        import shutil  # noqa: PLC0415 - writing only: a cached check imports none of it
+
         shutil.rmtree(folder)   # never follows a symlink inside
 
 
@@ -73,6 +72,8 @@ def recover(out: Path) -> None:
     if not made_by_toolcat(backup, out, "backup"):
         return
     if os.path.lexists(out):
+        import shutil  # noqa: PLC0415 - see _remove_own
+
         shutil.rmtree(backup)
     else:
         backup.rename(out)
@@ -142,6 +143,8 @@ def _backup_name_free(out: Path) -> None:
 
 
 def _swap_in(out: Path, files: Files) -> None:
+    import tempfile  # noqa: PLC0415 - see _remove_own
+
     staging = Path(tempfile.mkdtemp(prefix=f"{_staging_prefix(out)}{os.getpid()}-",
                                     dir=out.parent))
     try:
@@ -250,6 +253,8 @@ def _unified(path: Path, have: bytes | None, want: bytes | None) -> str:
     start, end = max(start - 2, 0), max(end - 2, 0)
     old_mid, new_mid = old[start:len(old) - end], new[start:len(new) - end]
     cut = len(old_mid) > MAX_DIFF_LINES or len(new_mid) > MAX_DIFF_LINES
+    import difflib  # noqa: PLC0415 - only when stale
+
     lines = difflib.unified_diff(old_mid[:MAX_DIFF_LINES], new_mid[:MAX_DIFF_LINES],
                                  f"{path} (on disk)", f"{path} (generated)", n=2)
     text = "".join(_shift(line, start) for line in lines)

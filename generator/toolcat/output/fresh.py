@@ -5,7 +5,7 @@ Nothing stored in the repository is evidence: not the folder's record, not
 catalog.json's ``source`` (a committed file can claim anything). This machine's
 outputs memo (outside the repository, generator/cache/store.py) is written only
 after a whole run here, validation included, produced or confirmed the folder.
-It records the sha256 of every
+It records the digest (cache/digest.py) of every
 file a run produced, keyed by the spec files, the target's settings, override
 and overlay files, every file of toolcat's package and templates, and the names (so the
 versions) of all installed distributions. A check whose key and spec files match
@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..cache.bundles import environment_digest, read_input, verified
+from ..cache.digest import cache_hasher, cache_hex
 from ..cache.store import cache_dir, load, store
-from ..parse.inputs import Inputs, Read, SpecFiles, hasher
+from ..parse.inputs import Inputs, Read, SpecFiles
 from ..text.template_files import folder_digest
 from ..vocab.digests import sha256_hex
 from .files import Files
@@ -40,7 +41,7 @@ def _outputs_key(target: Target, read: Read) -> str:
     """The memo's key; OSError when an input cannot be read."""
     root = target.spec.resolve()
     overrides = read_input(target.overrides, read) if target.overrides is not None else b""
-    digest = hasher(read)
+    digest = cache_hasher(read)
     # repr names every field of the target, a frozen dataclass of plain values.
     parts = [environment_digest(), repr(target), str(root),
              str(target.output.resolve()), digest(read_input(root, read)),
@@ -62,7 +63,7 @@ def fresh_outputs(target: Target, current_files: Files, read: Read | None = None
         entries, outputs, tools = found
         if verified(entries, read) is None:
             return None
-        current = {rel: sha256_hex(blob) for rel, blob in current_files.items()}
+        current = {rel: cache_hex(blob) for rel, blob in current_files.items()}
     except (OSError, ValueError, TypeError):
         return None
     return int(tools) if current == outputs else None
@@ -80,6 +81,6 @@ def remember_outputs(target: Target, spec_files: Mapping[Path, bytes], files: Fi
         key = _outputs_key(target, read)
     except OSError:
         return
-    outputs = {rel: sha256_hex(blob) for rel, blob in files.items()}
-    listed = SpecFiles(spec_files).listed(hasher(read))
+    outputs = {rel: cache_hex(blob) for rel, blob in files.items()}
+    listed = SpecFiles(spec_files).listed(cache_hasher(read))
     store(folder, folder / f"{key}.outputs", (listed, outputs, tools))

@@ -40,12 +40,13 @@ class Inputs:
       ``glance_document``) to the next reader of the same file: one loan at a time.
     """
 
-    __slots__ = ("_digests", "_lent", "_read", "_refs")
+    __slots__ = ("_digests", "_hashed", "_lent", "_read", "_refs")
 
     def __init__(self) -> None:
         self._read: dict[str, bytes] = {}
         # id(bytes this run read and holds, so the id is theirs) -> sha256 hex, once known
         self._digests: dict[int, str | None] = {}
+        self._hashed: dict[tuple[int, Callable[[bytes], str]], str] = {}   # other digests
         self._lent: dict[Path, object] = {}
         self._refs: dict[int, bool] = {}   # id(bytes held) -> its $refs all local (JSON)
 
@@ -70,6 +71,17 @@ class Inputs:
             found = sha256_hex(data)
             if key in self._digests:
                 self._digests[key] = found
+        return found
+
+    def hashed(self, data: bytes, digest: Callable[[bytes], str]) -> str:
+        """``digest(data)``, remembered as ``sha256_hex`` is (this machine's cache hashes
+        with its own digest, cache/digest.py)."""
+        key = (id(data), digest)
+        found = self._hashed.get(key)
+        if found is None:
+            found = digest(data)
+            if key[0] in self._digests:
+                self._hashed[key] = found
         return found
 
     def note_refs(self, data: bytes, local: bool) -> None:

@@ -65,15 +65,22 @@ def render_python(catalog: Catalog, templates: Path | None = None,
 
 def _in_black_style(template: jinja2.Template, values: dict[str, Any]) -> str | None:
     """The module as black formats it, rendered in black's style without running black,
-    where that is known for sure (see above); None: let black decide."""
+    where that is known for sure (see above); None: let black decide.
+
+    The same compiled template renders again with ``pyrepr`` swapped for black's
+    spelling in its own environment (the render's, made for it): the compiled code looks
+    the filter up at each render, and the template applies it to variables only, so
+    nothing was folded with the usual ``pyrepr`` when it compiled."""
     if template.filename != str(DEFAULT_TEMPLATES / TEMPLATE) or len(values["tool_names"]) < 2:
         return None
-    env = environment()
-    env.filters["pyrepr"] = black_literal
+    filters = template.environment.filters
+    usual, filters["pyrepr"] = filters["pyrepr"], black_literal
     try:
-        styled = env.get_template(TEMPLATE).render(**values)
+        styled = template.render(**values)
     except NotBlackStyle:
         return None
+    finally:
+        filters["pyrepr"] = usual
     # black wraps no docstring: only the code after the module's must fit
     _docstring, closed, code = styled.partition('\n"""\n')
     return styled if closed and fits(code) else None

@@ -79,8 +79,13 @@ def tool_json(tool: dict[str, Any]) -> tuple[bytes, ToolSize]:
 
 
 def list_json(items: Sequence[bytes]) -> bytes:
-    """The compact JSON of a list, from the compact JSON of each item."""
-    return b"[" + b",".join(items) + b"]"
+    """The compact JSON of a list, from the compact JSON of each item (joined once: the
+    brackets added after the join copied GitHub's 9 MB twice more)."""
+    pieces = [b"["]
+    for item in items:
+        pieces += [item, b","]
+    pieces[-1:] = [b"]"] if items else [b"[]"]
+    return b"".join(pieces)
 
 
 def tool_size(tool: dict[str, Any]) -> ToolSize:
