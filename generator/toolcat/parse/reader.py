@@ -284,14 +284,16 @@ def _yaml_error(exc: yaml.YAMLError, data: bytes) -> tuple[str, str]:
 
 
 def read_document(path: Path, repeats: Repeats | None = None,
-                  read: Read = read_bounded) -> tuple[Any, bytes]:
+                  read: Read = read_bounded, resolved: Path | None = None
+                  ) -> tuple[Any, bytes]:
     """Return (data, raw bytes) of a spec file (``repeats``: see ``parse_bytes``; ``read``:
     the run's ``Inputs``, parse/inputs.py, which may hold a tree lent by a glance, and
-    remembers whether a JSON file's ``$ref``s are all local: ``check_tree_refs``)."""
-    data = read(path)
+    remembers whether a JSON file's ``$ref``s are all local: ``check_tree_refs``;
+    ``resolved``: ``path.resolve()``, the name the file is read by when given)."""
+    data = read(resolved or path)
     if not isinstance(read, Inputs):
         return parse_bytes(data, path, repeats), data
-    lent = read.take(path.resolve())
+    lent = read.take(resolved or path.resolve())
     if isinstance(lent, _Lent) and lent.data == data and repeats is not None \
             and (repeats.file, repeats.keep) == (lent.file, lent.keep):
         repeats.found += lent.found
@@ -320,10 +322,14 @@ def glance_document(path: Path, repeats: Repeats, read: Read = read_bounded) -> 
     catalog is named from ``info.title`` before the pipeline bundles the same file).
     Read through a run's ``Inputs``, the tree is lent to the run's next ``read_document``
     of the same file, bytes and repeats policy, which takes it: one holder at a time,
-    and Stripe's 4 MB of YAML is parsed once, not twice. Nothing outlives the run."""
+    and Stripe's 4 MB of YAML is parsed once, not twice. Nothing outlives the run. The
+    file is read by its real path, as the bundle and this machine's caches read it: a
+    spec named through a symlink is read once, and what its parse learned (the bundle's
+    question, ``check_tree_refs``) is found by the bundle. Errors name ``path``."""
     before = len(repeats.found)
-    tree, data = read_document(path, repeats, read)
+    resolved = path.resolve()
+    tree, data = read_document(path, repeats, read, resolved)
     if isinstance(read, Inputs):
-        read.lend(path.resolve(), _Lent(data, tree, repeats.file, repeats.keep,
-                                        repeats.found[before:]))
+        read.lend(resolved, _Lent(data, tree, repeats.file, repeats.keep,
+                                  repeats.found[before:]))
     return tree
