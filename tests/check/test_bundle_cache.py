@@ -191,13 +191,15 @@ def test_nothing_known_when_the_spec_files_remembered_are_not_those_on_disk(
     assert fresh.fresh_outputs(target, on_disk(target.output)) is None
 
 
-def test_one_json_file_is_stored_the_second_time_it_misses(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """orjson reads one JSON file about as fast as its entry loads: a run that happens
-    once writes no entry; the second writes it, the third is a hit."""
+@pytest.mark.parametrize("name", ["openapi.json", "openapi.yaml"])
+def test_one_file_is_stored_the_second_time_it_misses(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run that happens once writes no entry for a one-file spec; the second writes
+    it, the third is a hit. (A spec of several files is written at once: the tests
+    above.)"""
     monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("TOOLCAT_CACHE", raising=False)
-    spec = tmp_path / "openapi.json"
+    spec = tmp_path / name
     spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
                                 "paths": {}}))
     make = Counting()
