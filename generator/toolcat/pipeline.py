@@ -95,7 +95,7 @@ def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None 
         validated = validate_in_background(document, str(path))
     # What toolcat's own readers found (a key written twice, a tuple `items`, a template
     # in a server URL): findings of the validation mode, as the validator's are.
-    document, repaired = repair(document, str(path))
+    document, repaired = repair(document, str(path), None if overlays else bundled.tuples)
     notes = [*bundled.duplicates, *repaired]
     if notes:
         validator = validated

@@ -18,6 +18,7 @@ import toolcat.load.bundle as bundle_module
 from corpus.docs import DOCUMENTS, path_of, ref_root_of
 from helpers.fixtures import write_spec
 from toolcat.load.bundle import bundle
+from toolcat.load.repairs import _any_tuple
 from toolcat.parse.duplicates import Repeats
 from toolcat.parse.inputs import Inputs
 from toolcat.parse.limits import read_bounded
@@ -43,6 +44,8 @@ def _self_contained(path: Path) -> bool:
     document, raw = read_document(path, Repeats(str(path), keep=True), run)
     if path.suffix == ".json":
         assert run.refs_local(raw) is not None, "the JSON reader noted nothing"
+        # and load/repairs.py's question, answered in the same walk
+        assert run.tuples(raw) == _any_tuple(document), "the read's tuples answer"
     assert bundle_module._self_contained(document, raw, run) == walked, (
         f"check_tree_refs says {run.refs_local(raw)}, the walk {walked}")
     return walked

@@ -68,6 +68,9 @@ class Bundle:
     # Keys written twice in one object, in any file read (parse/duplicates.py): a
     # finding of the spec's validation mode, never a silent loss.
     duplicates: tuple[Problem, ...] = ()
+    # Whether the document holds a list under ``items`` where load/repairs.py looks, as
+    # its read found (``check_tree_refs``); None: not known.
+    tuples: bool | None = None
 
 
 @dataclass
@@ -542,8 +545,10 @@ def bundle(path: Path, ref_root: Path | None = None, read: Read = read_bounded) 
     if not isinstance(root_doc, dict):
         raise fail(str(path), "", "the document is not a mapping",
                    "an OpenAPI document is a JSON/YAML object")
-    if _self_contained(root_doc, bundler.raw[bundler.root], read):
-        return Bundle(root_doc, SpecFiles(bundler.raw), tuple(bundler.repeats))
+    raw = bundler.raw[bundler.root]
+    if _self_contained(root_doc, raw, read):   # the document as read
+        return Bundle(root_doc, SpecFiles(bundler.raw), tuple(bundler.repeats),
+                      read.tuples(raw) if isinstance(read, Inputs) else None)
     document = bundler.walk(root_doc, bundler.root, "", False, bundler.uri(bundler.root))
     if bundler.schema_bodies:
         _place_schemas(bundler, document)

@@ -76,7 +76,8 @@ def read_document(path: Path, repeats: Repeats | None = None,
                   ) -> tuple[Any, bytes]:
     """Return (data, raw bytes) of a spec file (``repeats``: see ``parse_bytes``; ``read``:
     the run's ``Inputs``, parse/inputs.py, which may hold a tree lent by a glance, and
-    remembers whether a JSON file's ``$ref``s are all local: ``check_tree_refs``;
+    remembers what a JSON file's walk found (``check_tree_refs``): its ``$ref``s all
+    local, a tuple ``items``;
     ``resolved``: ``path.resolve()``, the name the file is read by when given)."""
     data = read(resolved or path)
     if not isinstance(read, Inputs):
@@ -90,7 +91,7 @@ def read_document(path: Path, repeats: Repeats | None = None,
 
     def walk(tree: Any, file: str) -> bool:
         facts = check_tree_refs(tree, file)
-        run.note_refs(data, facts.local)
+        run.note_facts(data, facts)
         return facts.rounded
 
     return parse_bytes(data, path, repeats, walk), data
