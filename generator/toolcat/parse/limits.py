@@ -169,9 +169,9 @@ def check_tree_refs(data: Any, file: str) -> TreeFacts:
             check_depth(data, file)
             raise AssertionError(f"{file}: nests past {MAX_DEPTH}, but check_depth passed")
         below: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
-        _plain_level(plain, facts, *below)
-        _values_level(named, facts, below[0])
-        _values_level(inert, facts, below[2])
+        _level(plain, facts, True, *below)
+        _level(named, facts, False, below[0], below[0], below[0])
+        _level(inert, facts, False, below[2], below[2], below[2])
         plain, named, inert = below
         depth += 1
     return TreeFacts(facts.local, facts.rounded, facts.tuples)
@@ -184,9 +184,12 @@ class _Facts:
         self.local, self.rounded, self.tuples = True, False, False
 
 
-def _plain_level(level: list[Any], facts: _Facts, plain: list[Any], named: list[Any],
-                 inert: list[Any]) -> None:
-    """Containers whose keys may be keywords; their children sorted into the three kinds."""
+def _level(level: list[Any], facts: _Facts, keywords: bool, plain: list[Any],
+           named: list[Any], inert: list[Any]) -> None:
+    """One level of containers, their children sorted into the three kinds. Where keys
+    may be keywords (``keywords``), a list under ``items`` is noted, literal values go to
+    ``inert`` and the maps of names to ``named``; elsewhere every child goes to
+    ``plain`` (the caller's choice: names hold keywords again, literals hold literals)."""
     local, rounded, tuples = facts.local, facts.rounded, facts.tuples
     for node in level:
         if type(node) is list:
@@ -201,7 +204,7 @@ def _plain_level(level: list[Any], facts: _Facts, plain: list[Any], named: list[
             ref = node.get("$ref")
             if isinstance(ref, str) and ref != "#" and not ref.startswith("#/"):
                 local = False
-        if not tuples and isinstance(node.get("items"), list):
+        if keywords and not tuples and isinstance(node.get("items"), list):
             tuples = True
         for key, value in node.items():
             kind = type(value)
@@ -209,7 +212,9 @@ def _plain_level(level: list[Any], facts: _Facts, plain: list[Any], named: list[
                 if local and kind is dict and key in SPLICING \
                         and isinstance(value.get("$ref"), str):
                     local = False
-                if key in LITERAL_VALUES or key.startswith("x-"):
+                if not keywords:
+                    plain.append(value)
+                elif key in LITERAL_VALUES or key.startswith("x-"):
                     inert.append(value)
                 elif key in SPLICING:
                     named.append(value)
@@ -218,36 +223,6 @@ def _plain_level(level: list[Any], facts: _Facts, plain: list[Any], named: list[
             elif kind is float and abs(value) >= ROUNDED:
                 rounded = True
     facts.local, facts.rounded, facts.tuples = local, rounded, tuples
-
-
-def _values_level(level: list[Any], facts: _Facts, children: list[Any]) -> None:
-    """Containers whose keys are names or literal data: no ``items`` question; their
-    children go to ``children`` (names: keywords again; literals: literals)."""
-    local, rounded = facts.local, facts.rounded
-    for node in level:
-        if type(node) is list:
-            for value in node:
-                kind = type(value)
-                if kind is dict or kind is list:
-                    children.append(value)
-                elif kind is float and abs(value) >= ROUNDED:
-                    rounded = True
-            continue
-        if local:
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref != "#" and not ref.startswith("#/"):
-                local = False
-        for key, value in node.items():
-            kind = type(value)
-            if kind is dict:
-                if local and key in SPLICING and isinstance(value.get("$ref"), str):
-                    local = False
-                children.append(value)
-            elif kind is list:
-                children.append(value)
-            elif kind is float and abs(value) >= ROUNDED:
-                rounded = True
-    facts.local, facts.rounded = local, rounded
 
 
 def _children(node: Any) -> list[tuple[str | int, Any]]:
