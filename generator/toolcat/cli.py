@@ -7,13 +7,16 @@ No traceback reaches the user: input problems are ToolcatError, printed once.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import os
 import sys
+import threading
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from types import FrameType
+from typing import Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 import click
@@ -444,6 +447,13 @@ def schema(which: str) -> None:
 
 
 def main() -> None:
+    """The ``toolcat`` program (console script, ``python -m toolcat``): exit 0, 1 or 2,
+    leaving as ``_leave`` says."""
+    _leave(_run(), _called_by_program(sys._getframe(1)))
+
+
+def _run() -> int:
+    """Run the command line; its exit code (a traceback only with TOOLCAT_DEBUG)."""
     # A run builds large trees of dicts and lists that stay alive until it ends,
     # and almost none of its garbage is cyclic: the cyclic collector only rescans
     # the same live objects, again and again as they grow (about a fifth of a
@@ -451,23 +461,54 @@ def main() -> None:
     gc.disable()
     try:
         cli.main(standalone_mode=False)
+    except SystemExit as exc:   # check's stale exit
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or Exit.OK
+        raise
     except ToolcatError as exc:
         click.echo(exc.render(), err=True)
-        sys.exit(Exit.ERROR)
+        return Exit.ERROR
     except click.exceptions.Abort:
-        sys.exit(Exit.ERROR)
+        return Exit.ERROR
     except click.ClickException as exc:
         exc.show()
-        sys.exit(Exit.ERROR)
+        return Exit.ERROR
     except KeyboardInterrupt:
-        sys.exit(Exit.ERROR)
+        return Exit.ERROR
     except RecursionError:
         click.echo("error: the document nests too deeply to process", err=True)
-        sys.exit(Exit.ERROR)
+        return Exit.ERROR
     except Exception as exc:
         if os.environ.get("TOOLCAT_DEBUG"):
             raise
         click.echo(f"toolcat: internal error: {exc!r}\n  fix: this is a toolcat bug; "
                    "run again with TOOLCAT_DEBUG=1 for the traceback and report it", err=True)
-        sys.exit(Exit.ERROR)
-    sys.exit(Exit.OK)
+        return Exit.ERROR
+    return Exit.OK
+
+
+def _called_by_program(frame: FrameType) -> bool:
+    """Whether ``main``'s caller is a program's top-level code (the console script,
+    ``python -m toolcat``, ``python -c "...; main()"``), not a function (a test)."""
+    return frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__main__"
+
+
+def _leave(code: int, program: bool) -> NoReturn:
+    """Exit with ``code``. The program leaves without the interpreter's teardown, which
+    frees every object one by one (0.07 s of CPU after generating GitHub's catalog, when
+    nothing is left to do): what exit does that matters is done first (the atexit
+    handlers, stdout and stderr flushed), and only when no thread is running that exit
+    would wait for (one not a daemon: a pool's workers, say). Anything else (a stream
+    that cannot be flushed, a caller in the same process) leaves through ``SystemExit``,
+    as Python would."""
+    if program and all(t.daemon for t in threading.enumerate()
+                       if t is not threading.main_thread()):
+        try:
+            atexit._run_exitfuncs()
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:
+                    stream.flush()
+        except BaseException:   # Python's own exit reports it
+            sys.exit(code)
+        os._exit(code)
+    sys.exit(code)

@@ -189,3 +189,24 @@ def test_nothing_known_when_the_spec_files_remembered_are_not_those_on_disk(
     read = {path: data + b"# not what is on disk\n" for path, data in read.items()}
     fresh.remember_outputs(target, read, OUTPUT, 7)
     assert fresh.fresh_outputs(target, on_disk(target.output)) is None
+
+
+@pytest.mark.parametrize("name", ["openapi.json", "openapi.yaml"])
+def test_one_file_is_stored_the_second_time_it_misses(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run that happens once writes no entry for a one-file spec; the second writes
+    it, the third is a hit. (A spec of several files is written at once: the tests
+    above.)"""
+    monkeypatch.setenv("TOOLCAT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("TOOLCAT_CACHE", raising=False)
+    spec = tmp_path / name
+    spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                                "paths": {}}))
+    make = Counting()
+    cached_bundle(spec, make)
+    assert not list((tmp_path / "cache").glob("*.bundle")), "a one-off run wrote an entry"
+    second = cached_bundle(spec, make)
+    assert len(list((tmp_path / "cache").glob("*.bundle"))) == 1
+    third = cached_bundle(spec, make)
+    assert make.calls == 2, "the entry the second run wrote was not used"
+    assert third.document == second.document == bundle(spec).document

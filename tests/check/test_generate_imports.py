@@ -4,10 +4,10 @@ Every small document pays the generating process's imports before its first byte
 read. pydantic (with the YAML reader of checked files) is for a config or an override
 file, the JSONPath engine for overlays, the Swagger 2.0 converter for a 2.0 document,
 urllib.request (and http.client under it) for a ``file:`` URI in a ``$ref``: a run that
-has none of them imports none of them. A second run that has an override file, an
-overlay and a 2.0 document shows the probe sees each of them imported when needed. The
-probe writes the parent's ``sys.modules`` as it exits (the forked validator is not
-the generating process).
+has none of them imports none of them; PyYAML is for a YAML file. A second run that has
+an override file, an overlay and a 2.0 document shows the probe sees each of them
+imported when needed. The probe writes the parent's ``sys.modules`` as it exits (the
+forked validator is not the generating process).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ main()
 # Imported only by a run that needs them (the module, and what it brings).
 HEAVY = ("pydantic", "pydantic_core", "jsonpath_rfc9535", "urllib.request", "http.client",
          "toolcat.parse.checked_yaml", "toolcat.config.checked", "toolcat.overrides.schema",
-         "toolcat.load.swagger2",
+         "toolcat.load.swagger2", "yaml", "toolcat.parse.yaml_reader",
          "importlib.metadata")   # versions come from the folder names (identity.py)
 
 

@@ -121,3 +121,17 @@ def test_ad_hoc(project: Path, toolcat: RunCli) -> None:
     inputs = _inputs(project)[1:]
     _read_once(_reads(toolcat, "generate", *args), inputs)
     _read_once(_reads(toolcat, "check", *args), inputs)
+
+
+@pytest.mark.usefixtures("cache")
+def test_ad_hoc_spec_through_a_symlink(project: Path, toolcat: RunCli) -> None:
+    """A spec named through a symlink is read once: the catalog's name is read from the
+    bytes the bundle and the caches read by the file's real path (GitHub's 13 MB was read
+    twice, and the bundle walked the tree to learn what its parse had already found)."""
+    api = project.parent / "api"
+    link = project.parent / "link.json"
+    link.symlink_to(api / "spec.json")
+    args = ["--spec", link, "--out", project.parent / "adhoc"]
+    inputs = [api / "spec.json", api / "size.json"]
+    _read_once(_reads(toolcat, "generate", *args), inputs)
+    _read_once(_reads(toolcat, "check", *args), inputs)

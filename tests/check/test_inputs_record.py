@@ -7,6 +7,7 @@ forges it; tests/check/test_check_compares_everything.py).
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import shutil
 from collections.abc import Callable
@@ -153,3 +154,39 @@ def test_record_names_ref_root_and_validation_when_set(tmp_path: Path) -> None:
     assert settings["refRoot"] == ".."
     assert settings["validation"] == "warn"
     assert str(tmp_path).encode() not in orjson.dumps(settings)
+
+
+def _every_file_digest(tree: dict[str, Path]) -> str:
+    """The definition: every regular file under each base, bytecode and the package's
+    link to its templates aside, sorted by path, as ``Path.rglob`` lists them."""
+    digest = hashlib.sha256()
+    for label, base in tree.items():
+        for file in sorted(base.rglob("*")):
+            inside = file.relative_to(base).parts
+            if label == "generator" and inside[0] == identity.TEMPLATES:
+                continue
+            if file.is_file() and "__pycache__" not in file.parts:
+                digest.update(f"{label}/{file.relative_to(base).as_posix()}\0".encode())
+                digest.update(file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def test_the_identity_covers_every_file_in_path_order(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names that sort differently as strings and as paths ("a-b/x" before "a/x" as text,
+    after it as parts), bytecode, a nested folder, a linked folder: the same digest as
+    the definition, on toolcat's own files and on this tree."""
+    assert identity.files_digest.__wrapped__() == _every_file_digest(
+        {"generator": identity.PACKAGE, "templates": identity.DEFAULT_TEMPLATES})
+    package, templates = tmp_path / "package", tmp_path / "shipped"
+    for folder in ("a", "a-b", "a/deep", "__pycache__", "a/__pycache__"):
+        (package / folder).mkdir(parents=True, exist_ok=True)
+        (package / folder / "x.py").write_text(f"# {folder}\n")
+    templates.mkdir()
+    (templates / "t.jinja").write_text("{{ x }}\n")
+    (package / identity.TEMPLATES).symlink_to(templates)
+    (package / "linked").symlink_to(package / "a")
+    monkeypatch.setattr(identity, "PACKAGE", package)
+    monkeypatch.setattr(identity, "DEFAULT_TEMPLATES", templates)
+    assert identity.files_digest.__wrapped__() == _every_file_digest(
+        {"generator": package, "templates": templates})

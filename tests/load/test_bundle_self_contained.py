@@ -18,6 +18,7 @@ import toolcat.load.bundle as bundle_module
 from corpus.docs import DOCUMENTS, path_of, ref_root_of
 from helpers.fixtures import write_spec
 from toolcat.load.bundle import bundle
+from toolcat.load.repairs import _any_tuple
 from toolcat.parse.duplicates import Repeats
 from toolcat.parse.inputs import Inputs
 from toolcat.parse.limits import read_bounded
@@ -43,6 +44,8 @@ def _self_contained(path: Path) -> bool:
     document, raw = read_document(path, Repeats(str(path), keep=True), run)
     if path.suffix == ".json":
         assert run.refs_local(raw) is not None, "the JSON reader noted nothing"
+        # and load/repairs.py's question, answered in the same walk
+        assert run.tuples(raw) == _any_tuple(document), "the read's tuples answer"
     assert bundle_module._self_contained(document, raw, run) == walked, (
         f"check_tree_refs says {run.refs_local(raw)}, the walk {walked}")
     return walked
@@ -126,3 +129,27 @@ def test_real_documents_bundle_as_walked(doc: str, monkeypatch: pytest.MonkeyPat
     assert bundle(path, root, Inputs()).document == walked, doc
     if path.suffix == ".json":   # the run's answer (check_tree_refs) is the walk's
         _self_contained(path)
+
+
+ESCAPED_SCOPES = {   # an $id/$anchor key spelt with an escape reads as the key itself
+    "spec.json": '{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},'
+                 ' "components": {"schemas": {"A": {"%s": "https://example.com/a",'
+                 ' "$defs": {"B": {"type": "string"}},'
+                 ' "properties": {"b": {"$ref": "#/$defs/B"}}}}}}',
+    "spec.yaml": 'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths: {}\ncomponents:\n'
+                 '  schemas:\n    A:\n      "%s": https://example.com/a\n'
+                 '      $defs: {B: {type: string}}\n'
+                 '      properties: {b: {$ref: "#/$defs/B"}}\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(ESCAPED_SCOPES))
+@pytest.mark.parametrize("key", ["\\u0024id", "$i\\u0064", "\\u0024anchor"])
+def test_escaped_scope_keys_are_walked(name: str, key: str, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / name
+    path.write_text(ESCAPED_SCOPES[name] % key, encoding="utf-8")
+    document, _ = read_document(path)
+    assert any(k.startswith("$") for k in document["components"]["schemas"]["A"]), document
+    assert not _self_contained(path), f"{key!r} names a scope: the walk must see it"
+    assert bundle(path, None, Inputs()).document == _walked(path, monkeypatch)

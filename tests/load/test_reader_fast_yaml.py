@@ -23,7 +23,7 @@ from helpers.paths import CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from toolcat.errors import ToolcatError, fail
-from toolcat.parse import reader, yaml_build
+from toolcat.parse import reader, yaml_build, yaml_reader
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 # --- The oracle: reader.py's YAML read before it was made fast ------------------
@@ -175,9 +175,9 @@ def test_real_specs_take_the_fast_path() -> None:
     """No real document needs the stock constructor (else the speed-up is gone)."""
     for spec, paths in (("stripe/spec3.yaml", 318), ("openai/openapi.yaml", 182),
                         ("plex/plex-api-spec.yaml", 196)):
-        loader = reader._SpecLoader((CORPUS / spec).read_bytes())
+        loader = yaml_reader.SpecLoader((CORPUS / spec).read_bytes())
         try:
-            built = yaml_build.build(loader, loader.get_single_node(), reader.check_repeats)
+            built = yaml_build.build(loader, loader.get_single_node(), yaml_reader.check_repeats)
         except yaml_build.Unsupported as exc:
             pytest.fail(f"{spec} needs the stock constructor: {exc}")
         assert {"openapi", "info", "paths"} <= set(built), (spec, sorted(built)[:10])
@@ -186,7 +186,7 @@ def test_real_specs_take_the_fast_path() -> None:
 
 # --- The resolver, scalar by scalar ---------------------------------------------
 
-_NEW, _OLD = reader._SpecLoader(b""), _OracleLoader(b"")  # one each: the memo is exercised
+_NEW, _OLD = yaml_reader.SpecLoader(b""), _OracleLoader(b"")  # one each: the memo is exercised
 _IMPLICIT = [(True, False), (False, True), (False, False), (True, True)]
 
 
@@ -346,12 +346,12 @@ def test_fixtures_reach_both_paths() -> None:
     fast, stock = [], []
     for name, text in FIXTURES.items():
         try:
-            loader = reader._SpecLoader(text.encode())
+            loader = yaml_reader.SpecLoader(text.encode())
             root = loader.get_single_node()
         except yaml.YAMLError:
             continue
         try:
-            yaml_build.build(loader, root, reader.check_repeats)
+            yaml_build.build(loader, root, yaml_reader.check_repeats)
             fast.append(name)
         except Exception:
             stock.append(name)

@@ -7,10 +7,15 @@ token, count list indexes, and skip what is no schema (examples, extensions, nam
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from toolcat.load.repairs import TUPLE, _any_tuple, _tuples, repair
+from toolcat.parse.inputs import Inputs
+from toolcat.parse.limits import check_tree_refs
+from toolcat.pipeline import load_spec, spec_verdict
 
 
 def tuple_items() -> dict[str, Any]:
@@ -125,3 +130,44 @@ def test_the_quick_probe_agrees_with_the_walk(shape: str) -> None:
     found: list[str] = []
     _tuples(SHAPES[shape], "", False, found)
     assert _any_tuple(SHAPES[shape]) == bool(found), f"{shape}: the walk found {found}"
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_the_read_walk_agrees_with_the_walk(shape: str) -> None:
+    """A JSON file's read answers the probe's question in its own walk (parse/limits.py,
+    ``check_tree_refs``): the pipeline then skips the probe when the answer is no."""
+    found: list[str] = []
+    _tuples(SHAPES[shape], "", False, found)
+    assert check_tree_refs(SHAPES[shape], "spec.json").tuples == bool(found), (
+        f"{shape}: the walk found {found}")
+
+
+def test_a_json_spec_read_through_the_run_is_repaired(tmp_path: Path) -> None:
+    """End to end: the read's answer reaches ``repair`` through the bundle, and a yes
+    still repairs (a no must never hide a tuple)."""
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps({"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                                "paths": {}, **_only(tuple_items())}))
+    run = Inputs()
+    spec = load_spec(path, known_valid=spec_verdict(path), read=run)
+    assert run.tuples(run(path.resolve())) is True, "the read did not answer"
+    assert spec.document["components"]["schemas"]["A"] == {
+        "type": "array", "prefixItems": [{"type": "string"}]}
+    assert [p.location for p, _ in spec.validated().counted] == [
+        "/components/schemas/A/items"]
+
+
+def test_a_tuple_an_overlay_writes_is_repaired(tmp_path: Path) -> None:
+    """The read's answer is about the file as read: after an overlay, ``repair`` asks."""
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps({"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                                "paths": {}, **_only({"type": "string"})}))
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("overlay: 1.0.0\ninfo: {title: o, version: '1'}\nactions:\n"
+                       "  - target: $.components.schemas\n"
+                       "    update: {B: {type: array, items: [{type: string}]}}\n")
+    run = Inputs()
+    spec = load_spec(path, known_valid=spec_verdict(path), overlays=(overlay,), read=run)
+    assert run.tuples(run(path.resolve())) is False
+    assert spec.document["components"]["schemas"]["B"] == {
+        "type": "array", "prefixItems": [{"type": "string"}]}

@@ -18,7 +18,7 @@ from helpers.paths import CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from toolcat.errors import ToolcatError
-from toolcat.parse import reader, yaml_fast
+from toolcat.parse import reader, yaml_fast, yaml_reader
 from toolcat.parse.duplicates import Repeats
 
 _PATH = Path("/specs/t.yaml")
@@ -26,7 +26,7 @@ _PATH = Path("/specs/t.yaml")
 
 def _stock(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     with monkeypatch.context() as patch:
-        patch.setattr(reader, "fast_load", lambda data: None)
+        patch.setattr(yaml_reader, "fast_load", lambda data: None)
         return _outcome(data)
 
 

@@ -19,13 +19,13 @@ import copy
 from typing import Any
 
 from ..errors import Problem
-from ..vocab.keywords import DEFINITIONS, SUBSCHEMA_MAP
+from ..vocab.keywords import DEFINITIONS, LITERAL_VALUES, SUBSCHEMA_MAP
 from ..vocab.pointers import escape_token, split_pointer
 from ..vocab.servers import template_in
 
 # Keys whose value maps names to schemas: an "items" key there is a name.
 _NAMES = SUBSCHEMA_MAP | DEFINITIONS | {"schemas"}
-_LITERALS = frozenset({"example", "examples", "default", "enum", "const", "value"})
+_LITERALS = LITERAL_VALUES
 _Link = tuple[Any, str] | None   # (the parent's link, this node's token); None: the top
 
 TUPLE = ("'items' is a list (a draft-4 tuple, which OpenAPI does not allow); read as "
@@ -35,10 +35,13 @@ SERVER_FIX = ("serve refuses this URL without a base URL: pass toolcat serve --b
               "(the API's real address); or set the real URL in the document")
 
 
-def repair(document: dict[str, Any], file: str) -> tuple[dict[str, Any], list[Problem]]:
-    """The document with tuple ``items`` read as ``prefixItems``, and what was found."""
+def repair(document: dict[str, Any], file: str, maybe: bool | None = None
+           ) -> tuple[dict[str, Any], list[Problem]]:
+    """The document with tuple ``items`` read as ``prefixItems``, and what was found;
+    ``maybe``: whether the read found any (parse/limits.py, ``check_tree_refs``, the
+    same rules in its walk; None: not known, so ``_any_tuple`` asks)."""
     tuples: list[str] = []
-    if _any_tuple(document):
+    if maybe is not False and _any_tuple(document):
         _tuples(document, "", False, tuples)
     notes = [Problem(file, f"{at}/items", TUPLE, TUPLE_FIX) for at in tuples]
     notes += _templates(document, file)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from ..vocab.digests import sha256_hex, tagged
-from .limits import read_bounded
+from .limits import TreeFacts, read_bounded
 
 Read = Callable[[Path], bytes]   # a file's bytes within parse.limits (else exit 2)
 Listed = list[tuple[str, str]]   # (absolute path, sha256) of every file: the caches' view
@@ -40,7 +40,7 @@ class Inputs:
       ``glance_document``) to the next reader of the same file: one loan at a time.
     """
 
-    __slots__ = ("_digests", "_hashed", "_lent", "_read", "_refs")
+    __slots__ = ("_digests", "_facts", "_hashed", "_lent", "_read")
 
     def __init__(self) -> None:
         self._read: dict[str, bytes] = {}
@@ -48,7 +48,7 @@ class Inputs:
         self._digests: dict[int, str | None] = {}
         self._hashed: dict[tuple[int, Callable[[bytes], str]], str] = {}   # other digests
         self._lent: dict[Path, object] = {}
-        self._refs: dict[int, bool] = {}   # id(bytes held) -> its $refs all local (JSON)
+        self._facts: dict[int, TreeFacts] = {}   # id(bytes held) -> what its parse found
 
     def read(self, path: Path) -> bytes:
         key = os.fspath(path)
@@ -84,16 +84,23 @@ class Inputs:
                 self._hashed[key] = found
         return found
 
-    def note_refs(self, data: bytes, local: bool) -> None:
-        """Remember what parsing ``data`` (bytes this run read) found of its ``$ref``s
+    def note_facts(self, data: bytes, facts: TreeFacts) -> None:
+        """Remember what parsing ``data`` (bytes this run read) found of its tree
         (parse/limits.py, ``check_tree_refs``)."""
         if id(data) in self._digests:
-            self._refs[id(data)] = local
+            self._facts[id(data)] = facts
 
     def refs_local(self, data: bytes) -> bool | None:
         """``check_tree_refs``'s answer for bytes this run read and parsed as JSON
         (None: not known, e.g. YAML)."""
-        return self._refs.get(id(data))
+        facts = self._facts.get(id(data))
+        return None if facts is None else facts.local
+
+    def tuples(self, data: bytes) -> bool | None:
+        """Whether the tree of ``data`` holds a list under ``items`` where load/repairs.py
+        looks (``check_tree_refs``; None: not known)."""
+        facts = self._facts.get(id(data))
+        return None if facts is None else facts.tuples
 
     def lend(self, path: Path, loan: object) -> None:
         """Lend ``loan`` (what a reader parsed of ``path``) to the next ``take``;

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import ToolcatError, fail
-from ..vocab.keywords import DEFINITIONS, SUBSCHEMA_MAP
+from ..vocab.keywords import DEFINITIONS, LITERAL_VALUES, SUBSCHEMA_MAP
 from ..vocab.pointers import pointer
 from .exact_json import ROUNDED
 
@@ -143,52 +143,86 @@ class TreeFacts(NamedTuple):
 
     local: bool     # every $ref local and none splicing a map (load/bundle.py's question)
     rounded: bool   # a float large enough to be an integer orjson rounded
+    tuples: bool    # a list under ``items`` where load/repairs.py looks (its question)
 
 
 def check_tree_refs(data: Any, file: str) -> TreeFacts:
-    """``check_tree_depth`` that also answers, in the same pass, load/bundle.py's
-    question about a spec's root file (``_self_contained``, which the answer spares a
-    walk of its own): ``local`` when every string ``$ref`` is ``#`` or ``#/...`` and no
-    dict held under a ``SPLICING`` key has a string ``$ref``. The depth is checked the
-    same way, and refused with the same words and place."""
+    """``check_tree_depth`` that also answers, in the same pass, the questions of two
+    later walks of a spec's root file, which the answers spare: load/bundle.py's
+    (``_self_contained``): ``local`` when every string ``$ref`` is ``#`` or ``#/...`` and
+    no dict held under a ``SPLICING`` key has a string ``$ref``; and load/repairs.py's
+    (``_any_tuple``, the same rules): ``tuples`` when a dict holds a list under ``items``,
+    outside literal values (``LITERAL_VALUES``, ``x-*``), names of a ``SPLICING`` map
+    aside. The depth is checked the same way, and refused with the same words and place.
+    """
     if type(data) is not dict and type(data) is not list:
-        return TreeFacts(True, type(data) is float and abs(data) >= ROUNDED)
-    local = True
-    rounded = False
-    level: list[Any] = [data]
+        return TreeFacts(True, type(data) is float and abs(data) >= ROUNDED, False)
+    facts = _Facts()
+    # One level of containers at a time (no (node, depth) pairs), in three kinds: keys
+    # that may be keywords, keys that are names, literal values.
+    plain: list[Any] = [data]
+    named: list[Any] = []
+    inert: list[Any] = []
     depth = 1
-    while level:   # one level of containers at a time: no (node, depth) pairs
+    while plain or named or inert:
         if depth > MAX_DEPTH:
             check_depth(data, file)
             raise AssertionError(f"{file}: nests past {MAX_DEPTH}, but check_depth passed")
-        below: list[Any] = []
-        push = below.append
-        for node in level:
-            if type(node) is list:
-                for value in node:
-                    kind = type(value)
-                    if kind is dict or kind is list:
-                        push(value)
-                    elif kind is float and abs(value) >= ROUNDED:
-                        rounded = True
-                continue
-            if local:
-                ref = node.get("$ref")
-                if isinstance(ref, str) and ref != "#" and not ref.startswith("#/"):
-                    local = False
-            for key, value in node.items():
+        below: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
+        _level(plain, facts, True, *below)
+        _level(named, facts, False, below[0], below[0], below[0])
+        _level(inert, facts, False, below[2], below[2], below[2])
+        plain, named, inert = below
+        depth += 1
+    return TreeFacts(facts.local, facts.rounded, facts.tuples)
+
+
+class _Facts:
+    __slots__ = ("local", "rounded", "tuples")
+
+    def __init__(self) -> None:
+        self.local, self.rounded, self.tuples = True, False, False
+
+
+def _level(level: list[Any], facts: _Facts, keywords: bool, plain: list[Any],
+           named: list[Any], inert: list[Any]) -> None:
+    """One level of containers, their children sorted into the three kinds. Where keys
+    may be keywords (``keywords``), a list under ``items`` is noted, literal values go to
+    ``inert`` and the maps of names to ``named``; elsewhere every child goes to
+    ``plain`` (the caller's choice: names hold keywords again, literals hold literals)."""
+    local, rounded, tuples = facts.local, facts.rounded, facts.tuples
+    for node in level:
+        if type(node) is list:
+            for value in node:
                 kind = type(value)
-                if kind is dict:
-                    if local and key in SPLICING and isinstance(value.get("$ref"), str):
-                        local = False
-                    push(value)
-                elif kind is list:
-                    push(value)
+                if kind is dict or kind is list:
+                    plain.append(value)
                 elif kind is float and abs(value) >= ROUNDED:
                     rounded = True
-        level = below
-        depth += 1
-    return TreeFacts(local, rounded)
+            continue
+        if local:
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref != "#" and not ref.startswith("#/"):
+                local = False
+        if keywords and not tuples and isinstance(node.get("items"), list):
+            tuples = True
+        for key, value in node.items():
+            kind = type(value)
+            if kind is dict or kind is list:
+                if local and kind is dict and key in SPLICING \
+                        and isinstance(value.get("$ref"), str):
+                    local = False
+                if not keywords:
+                    plain.append(value)
+                elif key in LITERAL_VALUES or key.startswith("x-"):
+                    inert.append(value)
+                elif key in SPLICING:
+                    named.append(value)
+                else:
+                    plain.append(value)
+            elif kind is float and abs(value) >= ROUNDED:
+                rounded = True
+    facts.local, facts.rounded, facts.tuples = local, rounded, tuples
 
 
 def _children(node: Any) -> list[tuple[str | int, Any]]:

@@ -5,7 +5,7 @@ sequence, a generator. This walks the three node kinds directly and knows only
 the tags a spec uses: ``str`` (returned as is), the scalar tags whose stock
 constructors just return a value (called as they are), ``seq`` and ``map``
 (merge keys flattened by the loader's own ``flatten_mapping``, keys kept as the
-text written, as ``reader._SpecLoader.construct_mapping`` does). Aliases give
+text written, as ``yaml_reader.SpecLoader.construct_mapping`` does). Aliases give
 the object already built for their node, as in PyYAML.
 
 Anything else raises, and the caller hands the document to the stock

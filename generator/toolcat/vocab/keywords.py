@@ -13,3 +13,7 @@ SUBSCHEMA_MAP = frozenset({"properties", "patternProperties", "dependentSchemas"
 SUBSCHEMA_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 # Where a document keeps named schemas for ``$ref`` (2020-12's and draft 7's).
 DEFINITIONS = frozenset({"$defs", "definitions"})
+# Keys whose value is data (examples, defaults, enumerations), never read as keywords:
+# a tuple ``items`` there is no schema to repair (load/repairs.py, and the read's walk
+# that answers its question first, parse/limits.py).
+LITERAL_VALUES = frozenset({"example", "examples", "default", "enum", "const", "value"})
