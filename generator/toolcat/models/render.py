@@ -36,7 +36,7 @@ from ..model.types import Catalog
 from ..parse.inputs import Read
 from ..parse.limits import read_bounded
 from ..text.escape import Escaped
-from ..text.python_format import black_format, ruff_prepared
+from ..text.python_format import black_format, format_repeats_once, ruff_prepared
 from ..text.templates import environment
 from ..vocab.ecma import python_spelling
 from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
@@ -91,7 +91,7 @@ def render_models(catalog: Catalog, templates: Path | None = None,
         tools=tools,
     )
     with collector_paused():
-        return (formatter or black_format)(ruff_prepared(text)).encode()
+        return format_repeats_once(ruff_prepared(text), formatter or black_format).encode()
 
 
 @contextmanager
