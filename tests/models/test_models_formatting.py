@@ -110,14 +110,15 @@ def test_ruff_missing_leaves_the_text_to_black(monkeypatch: pytest.MonkeyPatch) 
 # docstring with no blank line after it (black adds one), statements black splits in
 # ways ruff does not (Cloudflare's), a trailing comma that explodes a call, comments,
 # single quotes: nothing here is in black's style yet, so black runs both its passes.
-_FIELDS = '''\
-    name: Annotated[str | None, Field(description='A description long enough that the statement does not fit on one line')] = None
-    """   padded field text   """
-    since: Annotated[StrictStr | StrictInt | None, Field(examples=['2015-01-01T12:23:00Z'])] = -10080
-    config = ConfigDict(extra='forbid',)
-    kept: int = 1  # a comment black moves
-    tail: Literal['a','b']
-'''
+_FIELDS = "".join(f"    {line}\n" for line in (
+    "name: Annotated[str | None, Field(description='A description long enough that the "
+    "statement does not fit on one line')] = None",
+    '"""   padded field text   """',
+    "since: Annotated[StrictStr | StrictInt | None, "
+    "Field(examples=['2015-01-01T12:23:00Z'])] = -10080",
+    "config = ConfigDict(extra='forbid',)",
+    "kept: int = 1  # a comment black moves",
+    "tail: Literal['a','b']"))
 _DOC = '    """   Padded docstring whose spaces black strips.   """\n'
 FIXED_MODULE = (
     "from typing import Annotated, Literal\n"

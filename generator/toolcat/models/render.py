@@ -41,6 +41,7 @@ from ..text.templates import environment
 from ..vocab.ecma import python_spelling
 from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from .document import ModelsDocument, class_name, models_document
+from .speedups import speedups
 
 TEMPLATE = "models.py.jinja"
 # JSON Schema 2020-12 only annotates with ``format``; datamodel-code-generator would
@@ -207,23 +208,24 @@ def _generate(canonical: str) -> object:
     from datamodel_code_generator.format import PythonVersion  # noqa: PLC0415
     from datamodel_code_generator.parser import LiteralType  # noqa: PLC0415
 
-    return generate(
-        canonical,
-        input_file_type=InputFileType.JsonSchema,
-        output_model_type=DataModelType.PydanticV2BaseModel,
-        target_python_version=PythonVersion.PY_311,
-        formatters=[],
-        disable_timestamp=True,
-        allow_remote_refs=False,
-        use_annotated=True,
-        field_constraints=True,
-        use_union_operator=True,
-        use_standard_collections=True,
-        use_double_quotes=True,
-        use_schema_description=True,
-        use_field_description=True,
-        enum_field_as_literal=LiteralType.All,
-        type_mappings=TYPE_MAPPINGS,
-        # JSON has no coercion: "1" is not an integer, 1 is not a string.
-        strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
-    )
+    with speedups():
+        return generate(
+            canonical,
+            input_file_type=InputFileType.JsonSchema,
+            output_model_type=DataModelType.PydanticV2BaseModel,
+            target_python_version=PythonVersion.PY_311,
+            formatters=[],
+            disable_timestamp=True,
+            allow_remote_refs=False,
+            use_annotated=True,
+            field_constraints=True,
+            use_union_operator=True,
+            use_standard_collections=True,
+            use_double_quotes=True,
+            use_schema_description=True,
+            use_field_description=True,
+            enum_field_as_literal=LiteralType.All,
+            type_mappings=TYPE_MAPPINGS,
+            # JSON has no coercion: "1" is not an integer, 1 is not a string.
+            strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
+        )
