@@ -136,10 +136,11 @@ def _repeats(text: str) -> tuple[str, _Reduced] | None:
     firsts: dict[tuple[_Kind, bool, str], tuple[int, int]] = {}
     plan = _Reduced(lengths=[], repeats=[])
     replaced: dict[int, tuple[int, str]] = {}   # first line (0-based) -> (end, placeholder)
-    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
-    for number, node in enumerate(classes):
+    classes = [(node, _start(tree.body[at + 1]) if at + 1 < len(tree.body) else len(lines) + 1)
+               for at, node in enumerate(tree.body) if isinstance(node, ast.ClassDef)]
+    for number, (node, after) in enumerate(classes):
         plan.lengths.append(len(node.body))
-        for index, stmt, segment, kind in _own_lines(node, tree, lines):
+        for index, stmt, segment, kind in _own_lines(node, after, lines):
             key = (kind, index == 0, segment)
             if key not in firsts:
                 firsts[key] = (number, index)
@@ -162,12 +163,12 @@ def _repeats(text: str) -> tuple[str, _Reduced] | None:
     return "\n".join(out), plan
 
 
-def _own_lines(node: ast.ClassDef, tree: ast.Module, lines: list[str]
+def _own_lines(node: ast.ClassDef, after: int, lines: list[str]
                ) -> Iterator[tuple[int, ast.stmt, str, _Kind]]:
     """The statements of ``node``'s body that black may read once: each alone on its
-    lines, with only blank lines between it and its neighbours, without comments."""
+    lines, with only blank lines between it and its neighbours (``after``: the first
+    line of what follows the class), without comments."""
     body = node.body
-    after = _next_start(node, tree, len(lines) + 1)
     for index, stmt in enumerate(body):
         kind = _kind_of(stmt)
         end = stmt.end_lineno or stmt.lineno
@@ -199,14 +200,10 @@ def _kind_of(stmt: ast.stmt) -> _Kind | None:
     return None
 
 
-def _next_start(node: ast.ClassDef, tree: ast.Module, default: int) -> int:
-    """The first line of the top-level statement after ``node`` (its decorators')."""
-    position = tree.body.index(node)
-    if position + 1 == len(tree.body):
-        return default
-    following = tree.body[position + 1]
-    decorators: list[ast.expr] = getattr(following, "decorator_list", [])
-    return min([following.lineno, *(d.lineno for d in decorators)])
+def _start(node: ast.stmt) -> int:
+    """The first line of a top-level statement (of its decorators, if any)."""
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
+    return min([node.lineno, *(d.lineno for d in decorators)])
 
 
 def _blank(lines: list[str], after: int, upto: int) -> bool:
