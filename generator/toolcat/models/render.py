@@ -6,7 +6,10 @@ document built in ``document.py``; a template adds the typed surface (a
 ``toolcat.runtime.typed.serve``); the module imports pydantic, never toolcat.
 black formats the whole module once, with the same pinned mode as the package
 module, after ruff has formatted it in that mode (``ruff_prepared``): black then
-usually has nothing to change and runs one pass instead of two; it decides the bytes.
+usually has nothing to change and runs one pass instead of two; it decides the bytes,
+reading each repeated class-body statement once (``format_repeats_once``).
+datamodel-code-generator runs with toolcat's equivalence-tested speedups of it
+(``speedups.py``).
 
 Every option is passed explicitly, and its own formatting is off
 (``formatters=[]``): what it would format with depends on the nearest
