@@ -5,10 +5,11 @@ catalog is built once in process (validation skipped: it is measured by
 bench.py), then models.py is rendered --runs times and the median CPU seconds
 (user+sys of this process: on a shared machine wall time is mostly the
 neighbours, and of the ruff process it starts) of its four steps are printed: the
-schema document (naming, shared definitions), datamodel-code-generator, ruff
-(formats the module in black's mode) and black (each as render_models runs it: the
-last three with the garbage collector paused); then the whole render's median wall
-and CPU seconds. A document whose models fail
+schema document (naming, shared definitions), datamodel-code-generator (with
+toolcat's speedups of it), ruff (formats the module in black's mode) and black (reading
+each repeated class-body statement once, ``format_repeats_once``; each as
+render_models runs it: the last three with the garbage collector paused); then the
+whole render's median wall and CPU seconds. A document whose models fail
 to render says why in the last column.
 
 Prints a Markdown table on stdout, progress on stderr. Not part of the test
@@ -33,7 +34,7 @@ from toolcat.errors import ToolcatError
 from toolcat.models.document import models_document
 from toolcat.models.render import collector_paused, model_classes, render_models
 from toolcat.pipeline import build_catalog, spec_verdict
-from toolcat.text.python_format import black_format, ruff_prepared
+from toolcat.text.python_format import black_format, format_repeats_once, ruff_prepared
 
 HEADER = ("| document | tools | models.py bytes | classes | document cpu s | "
           "datamodel-code-generator cpu s | ruff cpu s | black cpu s | total wall s (cpu) "
@@ -70,7 +71,8 @@ def row(label: str, spec: Path, runs: int) -> str:
             code, _wall, dcg_s = _timed(lambda d=document: model_classes(d.schema))
             with collector_paused():   # as render_models runs ruff and black
                 styled, _wall, ruff_s = _timed(lambda c=code: ruff_prepared(c))
-                _body, _wall, black_s = _timed(lambda c=styled: black_format(c))
+                _body, _wall, black_s = _timed(
+                    lambda c=styled: format_repeats_once(c, black_format))
             # The whole render once more, as generate runs it (template included).
             data, total_s, total_cpu = _timed(lambda: render_models(catalog))
             for values, seconds in zip(

@@ -6,7 +6,10 @@ document built in ``document.py``; a template adds the typed surface (a
 ``toolcat.runtime.typed.serve``); the module imports pydantic, never toolcat.
 black formats the whole module once, with the same pinned mode as the package
 module, after ruff has formatted it in that mode (``ruff_prepared``): black then
-usually has nothing to change and runs one pass instead of two; it decides the bytes.
+usually has nothing to change and runs one pass instead of two; it decides the bytes,
+reading each repeated class-body statement once (``format_repeats_once``).
+datamodel-code-generator runs with toolcat's equivalence-tested speedups of it
+(``speedups.py``).
 
 Every option is passed explicitly, and its own formatting is off
 (``formatters=[]``): what it would format with depends on the nearest
@@ -36,11 +39,12 @@ from ..model.types import Catalog
 from ..parse.inputs import Read
 from ..parse.limits import read_bounded
 from ..text.escape import Escaped
-from ..text.python_format import black_format, ruff_prepared
+from ..text.python_format import black_format, format_repeats_once, ruff_prepared
 from ..text.templates import environment
 from ..vocab.ecma import python_spelling
 from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from .document import ModelsDocument, class_name, models_document
+from .speedups import speedups
 
 TEMPLATE = "models.py.jinja"
 # JSON Schema 2020-12 only annotates with ``format``; datamodel-code-generator would
@@ -91,7 +95,7 @@ def render_models(catalog: Catalog, templates: Path | None = None,
         tools=tools,
     )
     with collector_paused():
-        return (formatter or black_format)(ruff_prepared(text)).encode()
+        return format_repeats_once(ruff_prepared(text), formatter or black_format).encode()
 
 
 @contextmanager
@@ -207,23 +211,24 @@ def _generate(canonical: str) -> object:
     from datamodel_code_generator.format import PythonVersion  # noqa: PLC0415
     from datamodel_code_generator.parser import LiteralType  # noqa: PLC0415
 
-    return generate(
-        canonical,
-        input_file_type=InputFileType.JsonSchema,
-        output_model_type=DataModelType.PydanticV2BaseModel,
-        target_python_version=PythonVersion.PY_311,
-        formatters=[],
-        disable_timestamp=True,
-        allow_remote_refs=False,
-        use_annotated=True,
-        field_constraints=True,
-        use_union_operator=True,
-        use_standard_collections=True,
-        use_double_quotes=True,
-        use_schema_description=True,
-        use_field_description=True,
-        enum_field_as_literal=LiteralType.All,
-        type_mappings=TYPE_MAPPINGS,
-        # JSON has no coercion: "1" is not an integer, 1 is not a string.
-        strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
-    )
+    with speedups():
+        return generate(
+            canonical,
+            input_file_type=InputFileType.JsonSchema,
+            output_model_type=DataModelType.PydanticV2BaseModel,
+            target_python_version=PythonVersion.PY_311,
+            formatters=[],
+            disable_timestamp=True,
+            allow_remote_refs=False,
+            use_annotated=True,
+            field_constraints=True,
+            use_union_operator=True,
+            use_standard_collections=True,
+            use_double_quotes=True,
+            use_schema_description=True,
+            use_field_description=True,
+            enum_field_as_literal=LiteralType.All,
+            type_mappings=TYPE_MAPPINGS,
+            # JSON has no coercion: "1" is not an integer, 1 is not a string.
+            strict_types=[StrictTypes.str, StrictTypes.int, StrictTypes.float, StrictTypes.bool],
+        )
