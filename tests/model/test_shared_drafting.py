@@ -4,7 +4,8 @@ A parameter reached through ``$ref`` is drafted once per catalog (GitHub: 3,526 
 582 objects), except where its neighbours decide its schema (an exploded form object
 may not take another parameter's name); the size budget serialises each shared
 ``$defs`` mapping once and adds the parts up; argument-name ladders are built only for
-names that collide; check_schemas scans for patterns without paths first.
+names that collide; check_schemas scans for patterns without paths first, and checks
+a shared ``$defs`` entry or top-level argument once.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from typing import Any
 import pytest
 from toolcat.errors import ToolcatError
 from toolcat.jsonio import dumps
+from toolcat.model import schema_check
 from toolcat.model.argument_names import Wanted, _claim, _ladder, assign
 from toolcat.model.build import draft_tools
 from toolcat.model.naming import argument_name
+from toolcat.model.schema_check import check_schemas
 from toolcat.model.size_limit import Budget
 from toolcat.model.types import LOCATIONS
 from toolcat.normalise.defs import Definitions
@@ -128,3 +131,56 @@ def test_argument_names_match_the_full_ladders() -> None:
                   for w in rng.sample(wires, rng.randint(1, 6))]
         wanted += [Wanted("body", "body", None)] * rng.randint(0, 1)
         assert assign(wanted) == _eager(wanted), wanted
+
+
+def _checked_problems(parameter_schema: dict[str, Any]) -> list[tuple[str, str]]:
+    """check_schemas' problems for two tools sharing one ``$ref``'d query parameter
+    (the same emitted schema object in both), and a third tool without it."""
+    params = [{"$ref": "#/components/parameters/q"}]
+    doc = _doc({f"/{n}": {"get": {"operationId": n, "parameters": params, "responses": OK}}
+                for n in ("a", "b")} | {"/c": {"get": {"operationId": "c", "responses": OK}}},
+               {"q": {"name": "q", "in": "query", "schema": parameter_schema}})
+    defs = Definitions(doc, "spec.json", True)
+    drafts, _ = draft_tools(doc, defs, "")
+    tools = [tool for _, tool in drafts]
+    assert tools[0].input_schema["properties"]["q"] is tools[1].input_schema["properties"]["q"]
+    with pytest.raises(ToolcatError) as caught:
+        check_schemas(tools, "spec.json", defs)
+    return [(p.location, p.message.split(":")[0]) for p in caught.value.problems]
+
+
+def test_a_shared_argument_that_fails_the_meta_schema_is_reported_for_every_tool() -> None:
+    """A top-level property found valid once is not checked again; one found invalid is
+    reported for each tool that carries it, where the document says it."""
+    assert _checked_problems({"type": "integer", "minimum": "1"}) == [
+        ("/components/parameters/q/schema/minimum", "tool 'a'"),
+        ("/components/parameters/q/schema/minimum", "tool 'b'")]
+
+
+def test_a_shared_argument_with_a_bad_pattern_is_reported_for_every_tool() -> None:
+    assert _checked_problems({"type": "string", "pattern": "(?P<x>a)"}) == [
+        ("/components/parameters/q/schema/pattern", "tool 'a'"),
+        ("/components/parameters/q/schema/pattern", "tool 'b'")]
+
+
+def test_shared_arguments_are_checked_once() -> None:
+    """GitHub's tools share 582 parameters' schemas and their roots' members: the
+    meta-schema and the pattern walk see each once."""
+    shared = {"type": "string", "pattern": "^[a-z]+$"}
+    params = [{"$ref": "#/components/parameters/q"}]
+    doc = _doc({f"/{n}": {"get": {"operationId": n, "parameters": params, "responses": OK}}
+                for n in ("a", "b", "c")}, {"q": {"name": "q", "in": "query", "schema": shared}})
+    defs = Definitions(doc, "spec.json", True)
+    tools = [tool for _, tool in draft_tools(doc, defs, "")[0]]
+    seen: list[Any] = []
+    real = schema_check._compiles_all
+
+    def walked(root: Any, depth: int = 0) -> bool:
+        seen.append(root)
+        return real(root, depth)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(schema_check, "_compiles_all", walked)
+        check_schemas(tools, "spec.json", defs)
+    argument = tools[0].input_schema["properties"]["q"]
+    assert sum(node is argument for node in seen) == 1
