@@ -49,6 +49,8 @@ class Definitions:
         # stays its own; the spec pointer it came from): lets a problem found in an
         # emitted schema be reported where the user can fix it.
         self.origins: dict[int, tuple[Any, str]] = {}
+        # keyword -> what the rewriter does with it, per mode (schema.keyword_kind)
+        self._kinds: dict[Mode, dict[str, int]] = {"input": {}, "output": {}}
         # Results of pure functions of a (shared) subschema, so a DAG of $refs costs
         # its size, not its number of paths: key -> (the schema, held so its id
         # stays unique; the result).
@@ -109,7 +111,7 @@ class Definitions:
         """Rewrite a schema (``home``: its own $ref if it is a def; ``origins``: where
         its properties lie, if it was merged); return it and the defs it uses."""
         rewriter = SchemaRewriter(self.file, self.lookup, mode, self.is_30, home, origins,
-                                  self.record)
+                                  self.origins, self._kinds[mode])
         return rewriter.rewrite(schema, loc), frozenset(rewriter.refs)
 
     def record(self, node: Any, loc: str) -> None:
