@@ -88,6 +88,13 @@ SCHEMAS: list[Any] = [
     {"type": "object", "$defs": {"A": {"maximum": BIG}, "B\"\u00e9\n": {"enum": ["\u2028"]}},
      "properties": {"x": {"$ref": "#/$defs/A"}}},
     {"properties": {"k\\": {"minimum": -BIG}}, "$defs": {"C": True, "D": {"$defs": {"E": {}}}}},
+    {"properties": {}},
+    {"properties": {}, "type": "object", "$defs": {}},
+    {"type": "object", "properties": {"\u00e9\"/": True, "b": False, "c": {"enum": [BIG, None]},
+                                      "d": {"items": [{"type": "string"}]}},
+     "required": ["b"], "additionalProperties": False},
+    {"properties": {"a": {"type": "integer"}}, "$defs": {"A": {"properties": {}}},
+     "title": "\u2028"},
 ]
 
 
