@@ -191,3 +191,32 @@ def test_shared_arguments_are_checked_once() -> None:
         check_schemas(tools, "spec.json", defs)
     argument = tools[0].input_schema["properties"]["q"]
     assert sum(node is argument for node in seen) == 1
+
+
+def test_the_documents_servers_and_security_are_drafted_once() -> None:
+    """Every tool without its own ``servers``/``security`` carries the document's, worked
+    out once (the same values); a tool with its own keeps them; a broken server list
+    leaves out (warn mode) every tool that uses it."""
+    doc = _doc({f"/{n}": {"get": {"operationId": n, "responses": OK}} for n in ("a", "b")},
+               {})
+    doc["servers"] = [{"url": "https://api.example.com/{v}", "variables": {
+        "v": {"default": 1}}}]
+    doc["security"] = [{"key": []}]
+    doc["components"]["securitySchemes"] = {"key": {"type": "apiKey", "in": "header",
+                                                    "name": "X-Key"}}
+    doc["paths"]["/c"] = {"servers": [{"url": "/c"}], "get": {
+        "operationId": "c", "security": [], "responses": OK}}
+    defs = Definitions(doc, "spec.json", True)
+    a, b, c = (tool.binding for _, tool in draft_tools(doc, defs, "")[0])
+    assert a.servers == ({"url": "https://api.example.com/{v}",
+                          "variables": {"v": {"default": "1"}}},)
+    assert a.servers is b.servers
+    assert a.security is b.security
+    assert a.security == (({"id": "key", "type": "apiKey", "in": "header", "name": "X-Key"},),)
+    assert (c.servers, c.security) == (({"url": "/c"},), ())
+    doc["servers"] = [{"url": 5}]
+    drafts, left_out = draft_tools(doc, Definitions(doc, "spec.json", True), "",
+                                   leave_out=True)
+    assert [tool.name for _, tool in drafts] == ["c"]
+    assert [s.exclusion.reason for s in left_out] == [
+        "validation: warn: left out, /servers/0: a server needs a 'url' string"] * 2

@@ -72,9 +72,10 @@ def build_outputs(defs: Definitions, op: Operation) -> Outputs:
     headers = mapping(defs.file, first.get("headers"), f"{first_at}/headers", "'headers'")
     etag = any(h.lower() == "etag" for h in headers)
     content = _content(defs, first, first_at)
-    if not _json_types(content):
+    kinds = _json_types(content)
+    if not kinds:
         return Outputs(None, media.choose(content), None, etag)
-    ctype = _json_types(content)[0]
+    ctype = kinds[0]
     shapes: dict[bytes, tuple[Any, str]] = {}   # distinct raw schemas, first place seen
     for code in codes:
         resp, where = _response(defs, op, code)
