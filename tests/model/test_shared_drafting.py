@@ -220,3 +220,22 @@ def test_the_documents_servers_and_security_are_drafted_once() -> None:
     assert [tool.name for _, tool in drafts] == ["c"]
     assert [s.exclusion.reason for s in left_out] == [
         "validation: warn: left out, /servers/0: a server needs a 'url' string"] * 2
+
+
+@pytest.mark.parametrize("maximum", [10, 2**70], ids=["int", "past-64-bits"])
+def test_a_bad_pattern_in_a_shared_definition_is_found_once(maximum: int) -> None:
+    """Serialised to tell a schema without patterns (most) from one to walk; one that
+    cannot be serialised so (an integer past 64 bits) is walked."""
+    thing = {"type": "object", "properties": {"n": {"type": "integer", "maximum": maximum},
+                                              "p": {"type": "string", "pattern": "(?P<x>a)"}}}
+    body = {"content": {"application/json": {"schema": {
+        "type": "array", "items": {"$ref": "#/components/schemas/Thing"}}}}}
+    doc = _doc({f"/{n}": {"post": {"operationId": n, "requestBody": body, "responses": OK}}
+                for n in ("a", "b")}, {})
+    doc["components"]["schemas"] = {"Thing": thing}
+    defs = Definitions(doc, "spec.json", True)
+    tools = [tool for _, tool in draft_tools(doc, defs, "")[0]]
+    with pytest.raises(ToolcatError) as caught:
+        check_schemas(tools, "spec.json", defs)
+    assert [p.location for p in caught.value.problems] == [
+        "/components/schemas/Thing/properties/p/pattern"]

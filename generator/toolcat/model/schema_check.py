@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 import jsonschema_rs
+import orjson
 
 from ..errors import Problem, ToolcatError
 from ..normalise.defs import Definitions
@@ -105,12 +106,27 @@ def _schema_patterns(schema: dict[str, Any], walked: set[int], good: Good
     shared = schema.get("$defs")
     shared = shared if isinstance(shared, dict) else {}
     own = {k: v for k, v in schema.items() if k != "$defs"}
-    found = [] if _own_compiles(own, good) else _bad_patterns(own, [], 0)
+    found = [] if _patternless(own) or _own_compiles(own, good) else _bad_patterns(own, [], 0)
+    if shared and id(shared) not in walked:   # a mapping tools share: looked at once
+        walked.add(id(shared))
+        if _patternless(shared):
+            walked.update(map(id, shared.values()))
     for name, sub in shared.items():
         if id(sub) not in walked:
             walked.add(id(sub))
             found += [] if _compiles_all(sub) else _bad_patterns(sub, ["$defs", name], 0)
     return found
+
+
+def _patternless(node: Any) -> bool:
+    """Whether no key of ``node`` at any depth starts with ``pattern`` (so it has no
+    ``pattern`` or ``patternProperties``), told from its compact JSON, where every such
+    key is written ``"pattern...`` (a text that merely contains it only costs the walk).
+    Most tool schemas have none: serialising is cheaper than walking them."""
+    try:
+        return b'"pattern' not in orjson.dumps(node)
+    except orjson.JSONEncodeError:   # an integer past 64 bits: walked instead
+        return False
 
 
 def _own_compiles(own: dict[str, Any], good: Good) -> bool:
