@@ -214,12 +214,17 @@ def test_the_documents_servers_and_security_are_drafted_once() -> None:
     assert a.security is b.security
     assert a.security == (({"id": "key", "type": "apiKey", "in": "header", "name": "X-Key"},),)
     assert (c.servers, c.security) == (({"url": "/c"},), ())
+    doc["paths"]["/d"] = {"get": {"operationId": "d", "security": [{"key": []}],
+                                  "responses": OK}}
+    *_, d = (tool.binding for _, tool in draft_tools(doc, defs, "")[0])
+    assert d.security == a.security   # its own list: the scheme worked out once
+    assert d.security[0][0] is a.security[0][0]
     doc["servers"] = [{"url": 5}]
     drafts, left_out = draft_tools(doc, Definitions(doc, "spec.json", True), "",
                                    leave_out=True)
     assert [tool.name for _, tool in drafts] == ["c"]
     assert [s.exclusion.reason for s in left_out] == [
-        "validation: warn: left out, /servers/0: a server needs a 'url' string"] * 2
+        "validation: warn: left out, /servers/0: a server needs a 'url' string"] * 3
 
 
 @pytest.mark.parametrize("maximum", [10, 2**70], ids=["int", "past-64-bits"])

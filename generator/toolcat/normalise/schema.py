@@ -287,9 +287,12 @@ class SchemaRewriter:
                     here: Callable[[dict[str, Any], frozenset[str]], set[str]]) -> set[str]:
         """``here(node)`` for the schema ``node`` stands for, once per schema (a DAG of
         shared references is walked once, not once per path); a cycle adds nothing."""
-        node, seen = self._deref(node, seen)
         if not isinstance(node, dict):
             return set()
+        if "$ref" in node:
+            node, seen = self._deref(node, seen)
+            if not isinstance(node, dict):
+                return set()
         key = (kind, id(node))
         if key not in self._names_memo:
             self._names_memo[key] = set()   # a cycle back here adds nothing
