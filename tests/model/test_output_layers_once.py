@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from helpers.counting import counting
 from helpers.fixtures import generate, write_spec
+from toolcat.errors import ToolcatError
 from toolcat.normalise.defs import Definitions
 
 OPERATIONS = 6
@@ -31,10 +32,25 @@ def _spec() -> dict[str, Any]:
 
 def test_shared_output_definitions_are_layered_once(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = counting(monkeypatch, Definitions, "depths")
+    calls = counting(monkeypatch, Definitions, "levels")
     catalog = generate(write_spec(tmp_path, _spec(), "spec.json"), validate=False)
     schemas = [t["tool"]["outputSchema"] for t in catalog["tools"]]
     assert len(schemas) == OPERATIONS
     assert all(s == schemas[0] for s in schemas)
     assert set(schemas[0]["$defs"]) == {"B"}   # A, the root, is inlined
     assert calls[0] == 1, calls
+
+
+def test_the_first_broken_definition_of_a_level_is_the_one_reported(tmp_path: Path) -> None:
+    """Definitions are rewritten level by level, in name order within a level, so of two
+    broken ones the same is reported whatever the order of the document's keys."""
+    spec = _spec()
+    broken = {"type": "object", "properties": {"v": {"$ref": 5}}}
+    spec["components"]["schemas"] = {
+        "A": {"type": "object", "properties": {
+            "z": {"$ref": "#/components/schemas/Z"}, "c": {"$ref": "#/components/schemas/C"}}},
+        "Z": broken, "C": broken}
+    with pytest.raises(ToolcatError) as caught:
+        generate(write_spec(tmp_path, spec, "spec.json"), validate=False)
+    assert {p.location for p in caught.value.problems} == {
+        "/components/schemas/C/properties/v/$ref"}

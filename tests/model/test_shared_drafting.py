@@ -4,7 +4,8 @@ A parameter reached through ``$ref`` is drafted once per catalog (GitHub: 3,526 
 582 objects), except where its neighbours decide its schema (an exploded form object
 may not take another parameter's name); the size budget serialises each shared
 ``$defs`` mapping once and adds the parts up; argument-name ladders are built only for
-names that collide; check_schemas scans for patterns without paths first.
+names that collide; check_schemas scans for patterns without paths first, and checks
+a shared ``$defs`` entry or top-level argument once.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from typing import Any
 import pytest
 from toolcat.errors import ToolcatError
 from toolcat.jsonio import dumps
+from toolcat.model import schema_check
 from toolcat.model.argument_names import Wanted, _claim, _ladder, assign
 from toolcat.model.build import draft_tools
 from toolcat.model.naming import argument_name
+from toolcat.model.schema_check import check_schemas
 from toolcat.model.size_limit import Budget
 from toolcat.model.types import LOCATIONS
 from toolcat.normalise.defs import Definitions
@@ -85,6 +88,13 @@ SCHEMAS: list[Any] = [
     {"type": "object", "$defs": {"A": {"maximum": BIG}, "B\"\u00e9\n": {"enum": ["\u2028"]}},
      "properties": {"x": {"$ref": "#/$defs/A"}}},
     {"properties": {"k\\": {"minimum": -BIG}}, "$defs": {"C": True, "D": {"$defs": {"E": {}}}}},
+    {"properties": {}},
+    {"properties": {}, "type": "object", "$defs": {}},
+    {"type": "object", "properties": {"\u00e9\"/": True, "b": False, "c": {"enum": [BIG, None]},
+                                      "d": {"items": [{"type": "string"}]}},
+     "required": ["b"], "additionalProperties": False},
+    {"properties": {"a": {"type": "integer"}}, "$defs": {"A": {"properties": {}}},
+     "title": "\u2028"},
 ]
 
 
@@ -128,3 +138,109 @@ def test_argument_names_match_the_full_ladders() -> None:
                   for w in rng.sample(wires, rng.randint(1, 6))]
         wanted += [Wanted("body", "body", None)] * rng.randint(0, 1)
         assert assign(wanted) == _eager(wanted), wanted
+
+
+def _checked_problems(parameter_schema: dict[str, Any]) -> list[tuple[str, str]]:
+    """check_schemas' problems for two tools sharing one ``$ref``'d query parameter
+    (the same emitted schema object in both), and a third tool without it."""
+    params = [{"$ref": "#/components/parameters/q"}]
+    doc = _doc({f"/{n}": {"get": {"operationId": n, "parameters": params, "responses": OK}}
+                for n in ("a", "b")} | {"/c": {"get": {"operationId": "c", "responses": OK}}},
+               {"q": {"name": "q", "in": "query", "schema": parameter_schema}})
+    defs = Definitions(doc, "spec.json", True)
+    drafts, _ = draft_tools(doc, defs, "")
+    tools = [tool for _, tool in drafts]
+    assert tools[0].input_schema["properties"]["q"] is tools[1].input_schema["properties"]["q"]
+    with pytest.raises(ToolcatError) as caught:
+        check_schemas(tools, "spec.json", defs)
+    return [(p.location, p.message.split(":")[0]) for p in caught.value.problems]
+
+
+def test_a_shared_argument_that_fails_the_meta_schema_is_reported_for_every_tool() -> None:
+    """A top-level property found valid once is not checked again; one found invalid is
+    reported for each tool that carries it, where the document says it."""
+    assert _checked_problems({"type": "integer", "minimum": "1"}) == [
+        ("/components/parameters/q/schema/minimum", "tool 'a'"),
+        ("/components/parameters/q/schema/minimum", "tool 'b'")]
+
+
+def test_a_shared_argument_with_a_bad_pattern_is_reported_for_every_tool() -> None:
+    assert _checked_problems({"type": "string", "pattern": "(?P<x>a)"}) == [
+        ("/components/parameters/q/schema/pattern", "tool 'a'"),
+        ("/components/parameters/q/schema/pattern", "tool 'b'")]
+
+
+def test_shared_arguments_are_checked_once() -> None:
+    """GitHub's tools share 582 parameters' schemas and their roots' members: the
+    meta-schema and the pattern walk see each once."""
+    shared = {"type": "string", "pattern": "^[a-z]+$"}
+    params = [{"$ref": "#/components/parameters/q"}]
+    doc = _doc({f"/{n}": {"get": {"operationId": n, "parameters": params, "responses": OK}}
+                for n in ("a", "b", "c")}, {"q": {"name": "q", "in": "query", "schema": shared}})
+    defs = Definitions(doc, "spec.json", True)
+    tools = [tool for _, tool in draft_tools(doc, defs, "")[0]]
+    seen: list[Any] = []
+    real = schema_check._compiles_all
+
+    def walked(root: Any, depth: int = 0) -> bool:
+        seen.append(root)
+        return real(root, depth)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(schema_check, "_compiles_all", walked)
+        check_schemas(tools, "spec.json", defs)
+    argument = tools[0].input_schema["properties"]["q"]
+    assert sum(node is argument for node in seen) == 1
+
+
+def test_the_documents_servers_and_security_are_drafted_once() -> None:
+    """Every tool without its own ``servers``/``security`` carries the document's, worked
+    out once (the same values); a tool with its own keeps them; a broken server list
+    leaves out (warn mode) every tool that uses it."""
+    doc = _doc({f"/{n}": {"get": {"operationId": n, "responses": OK}} for n in ("a", "b")},
+               {})
+    doc["servers"] = [{"url": "https://api.example.com/{v}", "variables": {
+        "v": {"default": 1}}}]
+    doc["security"] = [{"key": []}]
+    doc["components"]["securitySchemes"] = {"key": {"type": "apiKey", "in": "header",
+                                                    "name": "X-Key"}}
+    doc["paths"]["/c"] = {"servers": [{"url": "/c"}], "get": {
+        "operationId": "c", "security": [], "responses": OK}}
+    defs = Definitions(doc, "spec.json", True)
+    a, b, c = (tool.binding for _, tool in draft_tools(doc, defs, "")[0])
+    assert a.servers == ({"url": "https://api.example.com/{v}",
+                          "variables": {"v": {"default": "1"}}},)
+    assert a.servers is b.servers
+    assert a.security is b.security
+    assert a.security == (({"id": "key", "type": "apiKey", "in": "header", "name": "X-Key"},),)
+    assert (c.servers, c.security) == (({"url": "/c"},), ())
+    doc["paths"]["/d"] = {"get": {"operationId": "d", "security": [{"key": []}],
+                                  "responses": OK}}
+    *_, d = (tool.binding for _, tool in draft_tools(doc, defs, "")[0])
+    assert d.security == a.security   # its own list: the scheme worked out once
+    assert d.security[0][0] is a.security[0][0]
+    doc["servers"] = [{"url": 5}]
+    drafts, left_out = draft_tools(doc, Definitions(doc, "spec.json", True), "",
+                                   leave_out=True)
+    assert [tool.name for _, tool in drafts] == ["c"]
+    assert [s.exclusion.reason for s in left_out] == [
+        "validation: warn: left out, /servers/0: a server needs a 'url' string"] * 3
+
+
+@pytest.mark.parametrize("maximum", [10, 2**70], ids=["int", "past-64-bits"])
+def test_a_bad_pattern_in_a_shared_definition_is_found_once(maximum: int) -> None:
+    """Serialised to tell a schema without patterns (most) from one to walk; one that
+    cannot be serialised so (an integer past 64 bits) is walked."""
+    thing = {"type": "object", "properties": {"n": {"type": "integer", "maximum": maximum},
+                                              "p": {"type": "string", "pattern": "(?P<x>a)"}}}
+    body = {"content": {"application/json": {"schema": {
+        "type": "array", "items": {"$ref": "#/components/schemas/Thing"}}}}}
+    doc = _doc({f"/{n}": {"post": {"operationId": n, "requestBody": body, "responses": OK}}
+                for n in ("a", "b")}, {})
+    doc["components"]["schemas"] = {"Thing": thing}
+    defs = Definitions(doc, "spec.json", True)
+    tools = [tool for _, tool in draft_tools(doc, defs, "")[0]]
+    with pytest.raises(ToolcatError) as caught:
+        check_schemas(tools, "spec.json", defs)
+    assert [p.location for p in caught.value.problems] == [
+        "/components/schemas/Thing/properties/p/pattern"]

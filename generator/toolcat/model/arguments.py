@@ -64,7 +64,10 @@ def _param(defs: Definitions, param: dict[str, Any], loc: str,
     uses of 582) is the same argument in every operation. Its schema is shared, as the
     ``$defs`` entries are: nothing after drafting writes into a tool's schema in place.
     """
-    spec = _param_spec(defs, param, loc)
+    spec_key = ("param_spec", id(param), loc)   # what the argument depends on, once
+    if spec_key not in defs.memo:
+        defs.memo[spec_key] = (param, _param_spec(defs, param, loc))
+    spec: _ParamSpec = defs.memo[spec_key][1]
     key = ("param", id(param), loc, spec.spread and located, spec.spread and credentials)
     if key not in defs.memo:
         defs.memo[key] = (param, _param_of(defs, param, spec, located, credentials))

@@ -60,7 +60,8 @@ def draft_tool(defs: Definitions, op: Operation, name: str, open_world: bool,
                       ignored=inputs.ignored, etag=outputs.etag,
                       servers=servers(defs.file, [(op.node.get("servers"), f"{op.pointer}/servers"),
                                                   op.item_servers,
-                                                  (document.get("servers"), "/servers")]),
+                                                  (document.get("servers"), "/servers")],
+                                      defs.memo),
                       security=requirements,
                       body_required=inputs.body_required)
     return Tool(name, title, description, input_schema, output_schema, annotations, binding)

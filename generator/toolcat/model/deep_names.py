@@ -120,6 +120,8 @@ def _walk_node(walk: _Walk, node: Any, loc: str, depth: int, seen: frozenset[str
             c = _member(walk, items, f"{loc}/items", depth, seen, union)
             if c:
                 out["items"] = c
+    if _PARTS.isdisjoint(node):   # most schemas: no part to walk
+        return out
     found = [c for key in ("allOf", "anyOf", "oneOf")
              for i, sub in enumerate(node.get(key) or [])
              if (c := _walk(walk, sub, f"{loc}/{key}/{i}", depth, seen,
@@ -129,6 +131,9 @@ def _walk_node(walk: _Walk, node: Any, loc: str, depth: int, seen: frozenset[str
     if parts:
         out["allOf"] = parts
     return out
+
+
+_PARTS = frozenset({"allOf", "anyOf", "oneOf"})
 
 
 def _member(walk: _Walk, node: Any, loc: str, depth: int, seen: frozenset[str],

@@ -25,6 +25,7 @@ Representation of bodies that are not JSON (tool arguments are JSON values):
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .wire import BASE64_PATTERN
@@ -36,11 +37,15 @@ _TEXT = frozenset({"application/xml", "application/javascript", "application/x-n
                    "application/graphql", "application/ecmascript"})
 
 
+# A document names a few media types, asked about once per operation and response:
+# each is worked out once (bounded: a document could name many).
+@lru_cache(maxsize=4096)
 def base(media: str) -> str:
     """The media type without parameters, lower case: ``text/plain; charset=x``."""
     return media.split(";", maxsplit=1)[0].strip().lower()
 
 
+@lru_cache(maxsize=4096)
 def is_json(media: str) -> bool:
     kind = base(media)
     return kind in ("application/json", "text/json") or kind.endswith("+json") or (

@@ -72,9 +72,10 @@ def build_outputs(defs: Definitions, op: Operation) -> Outputs:
     headers = mapping(defs.file, first.get("headers"), f"{first_at}/headers", "'headers'")
     etag = any(h.lower() == "etag" for h in headers)
     content = _content(defs, first, first_at)
-    if not _json_types(content):
+    kinds = _json_types(content)
+    if not kinds:
         return Outputs(None, media.choose(content), None, etag)
-    ctype = _json_types(content)[0]
+    ctype = kinds[0]
     shapes: dict[bytes, tuple[Any, str]] = {}   # distinct raw schemas, first place seen
     for code in codes:
         resp, where = _response(defs, op, code)
@@ -131,15 +132,16 @@ def _any_of(node: Any, names: bool = False) -> Any:
 
 
 def _loosened_any_of(defs: Definitions, schema: dict[str, Any]) -> dict[str, Any]:
-    """``_any_of(schema)``, each ``$defs`` entry converted once per catalog: the entries
-    are the catalog's shared definitions (the same objects in every tool that uses
-    them), and stay shared once converted."""
+    """``_any_of(schema)``, each ``$defs`` entry and each member of the root converted
+    once per catalog: the entries are the catalog's shared definitions (the same objects
+    in every tool that uses them), as the members of a root taken from one are (stripe's
+    Customer is the root of 20 tools), and stay shared once converted."""
     out = {}
     for key, value in schema.items():
         if key == "$defs" and isinstance(value, dict):
             out[key] = _shared_defs_any_of(defs, value)
         else:
-            out["anyOf" if key == "oneOf" else key] = _any_of(value, key in _NAMED)
+            out["anyOf" if key == "oneOf" else key] = _shared_any_of(defs, value, key in _NAMED)
     return out
 
 
@@ -154,10 +156,12 @@ def _shared_defs_any_of(defs: Definitions, shared: dict[str, Any]) -> dict[str, 
     return converted
 
 
-def _shared_any_of(defs: Definitions, entry: Any) -> Any:
-    key = ("any_of", id(entry))
+def _shared_any_of(defs: Definitions, entry: Any, names: bool = False) -> Any:
+    if not isinstance(entry, dict | list):
+        return entry
+    key = ("any_of", id(entry), names)
     if key not in defs.memo:
-        defs.memo[key] = (entry, _any_of(entry))
+        defs.memo[key] = (entry, _any_of(entry, names))
     return defs.memo[key][1]
 
 

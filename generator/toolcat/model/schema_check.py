@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 import jsonschema_rs
+import orjson
 
 from ..errors import Problem, ToolcatError
 from ..normalise.defs import Definitions
@@ -27,6 +28,10 @@ from ..vocab.ecma import EcmaPatternError, compile_pattern
 from ..vocab.keywords import SUBSCHEMA_LIST, SUBSCHEMA_MAP, SUBSCHEMA_ONE
 from ..vocab.pointers import escape_token
 from .types import Tool
+
+# id of a top-level property's schema whose every pattern compiles -> it (held so that
+# its id stays its own)
+Good = dict[int, Any]
 
 
 def check_schemas(tools: list[Tool], file: str, defs: Definitions) -> None:
@@ -39,6 +44,7 @@ def check_schemas(tools: list[Tool], file: str, defs: Definitions) -> None:
     problems = []
     checked: set[int] = set()
     walked: set[int] = set()
+    good: Good = {}
     for tool in tools:
         for kind, schema in (("inputSchema", tool.input_schema),
                              ("outputSchema", tool.output_schema)):
@@ -50,36 +56,61 @@ def check_schemas(tools: list[Tool], file: str, defs: Definitions) -> None:
                 continue
             problems += [_pattern_problem(tool, kind, schema, path, pattern, str(exc), file,
                                           defs)
-                         for path, pattern, exc in _schema_patterns(schema, walked)]
+                         for path, pattern, exc in _schema_patterns(schema, walked, good)]
     if problems:
         raise ToolcatError(problems)
 
 
 def _first_error(schema: dict[str, Any],
                  checked: set[int]) -> tuple[jsonschema_rs.ValidationError, list[Any]] | None:
-    """The meta-schema's first complaint and its path in ``schema``, if any."""
+    """The meta-schema's first complaint and its path in ``schema``, if any. A schema is
+    valid where its parts are (the meta-schema holds every subschema to itself, wherever
+    it is), so a ``$defs`` entry or a top-level property's schema found valid for one
+    tool (``checked``) is not checked again for another; when a tool fails, its whole
+    schema is checked again, for the same first complaint."""
     shared = schema.get("$defs")
     shared = shared if isinstance(shared, dict) else {}
-    parts: list[tuple[list[Any], Any]] = [([], {k: v for k, v in schema.items()
-                                                if k != "$defs" or not shared})]
-    parts += [(["$defs", name], sub) for name, sub in shared.items() if id(sub) not in checked]
-    for prefix, part in parts:
-        try:
-            jsonschema_rs.meta.validate(part)
-        except jsonschema_rs.ValidationError as exc:
-            return exc, [*prefix, *exc.instance_path]
-        if prefix:
-            checked.add(id(part))
+    own = {k: v for k, v in schema.items() if k != "$defs" or not shared}
+    props = own.get("properties")
+    if isinstance(props, dict) and jsonschema_rs.meta.is_valid(
+            {**own, "properties": {k: v for k, v in props.items() if id(v) not in checked}}):
+        checked.update(id(v) for v in props.values())
+    else:
+        error = _error(own, [])
+        if error is not None:
+            return error
+    for name, sub in shared.items():
+        if id(sub) not in checked:
+            error = _error(sub, ["$defs", name])
+            if error is not None:
+                return error
+            checked.add(id(sub))
     return None
 
 
-def _schema_patterns(schema: dict[str, Any], walked: set[int]
+def _error(schema: Any, prefix: list[Any]
+           ) -> tuple[jsonschema_rs.ValidationError, list[Any]] | None:
+    """The meta-schema's first complaint about ``schema`` and its path, under ``prefix``."""
+    try:
+        jsonschema_rs.meta.validate(schema)
+    except jsonschema_rs.ValidationError as exc:
+        return exc, [*prefix, *exc.instance_path]
+    return None
+
+
+def _schema_patterns(schema: dict[str, Any], walked: set[int], good: Good
                      ) -> list[tuple[list[Any], str, EcmaPatternError]]:
-    """``_bad_patterns`` of a tool schema; a shared ``$defs`` entry is walked once."""
+    """``_bad_patterns`` of a tool schema; a shared ``$defs`` entry is walked once, and so
+    is a top-level property's schema once found free of bad patterns (``good``): tools
+    share them too (a ``$ref``'d parameter's, the members of a root taken from a def)."""
     shared = schema.get("$defs")
     shared = shared if isinstance(shared, dict) else {}
     own = {k: v for k, v in schema.items() if k != "$defs"}
-    found = [] if _compiles_all(own) else _bad_patterns(own, [], 0)
+    found = [] if _patternless(own) or _own_compiles(own, good) else _bad_patterns(own, [], 0)
+    if shared and id(shared) not in walked:   # a mapping tools share: looked at once
+        walked.add(id(shared))
+        if _patternless(shared):
+            walked.update(map(id, shared.values()))
     for name, sub in shared.items():
         if id(sub) not in walked:
             walked.add(id(sub))
@@ -87,11 +118,38 @@ def _schema_patterns(schema: dict[str, Any], walked: set[int]
     return found
 
 
-def _compiles_all(root: Any) -> bool:
+def _patternless(node: Any) -> bool:
+    """Whether no key of ``node`` at any depth starts with ``pattern`` (so it has no
+    ``pattern`` or ``patternProperties``), told from its compact JSON, where every such
+    key is written ``"pattern...`` (a text that merely contains it only costs the walk).
+    Most tool schemas have none: serialising is cheaper than walking them."""
+    try:
+        return b'"pattern' not in orjson.dumps(node)
+    except orjson.JSONEncodeError:   # an integer past 64 bits: walked instead
+        return False
+
+
+def _own_compiles(own: dict[str, Any], good: Good) -> bool:
+    """``_compiles_all(own)``, each top-level property walked once per catalog."""
+    props = own.get("properties")
+    if not isinstance(props, dict):
+        return _compiles_all(own)
+    if not _compiles_all({k: v for k, v in own.items() if k != "properties"}):
+        return False
+    for sub in props.values():
+        if id(sub) not in good:
+            if not _compiles_all(sub, 1):
+                return False
+            good[id(sub)] = sub
+    return True
+
+
+def _compiles_all(root: Any, depth: int = 0) -> bool:
     """Whether every pattern ``_bad_patterns`` would look at compiles: the same walk
     (as deep, by the same keywords) without the paths, which only a bad pattern needs;
-    it is rare, and building a path per subschema cost more than the walk."""
-    stack: list[tuple[Any, int]] = [(root, 0)]
+    it is rare, and building a path per subschema cost more than the walk. ``depth``:
+    that of ``root`` in its tool's schema."""
+    stack: list[tuple[Any, int]] = [(root, depth)]
     while stack:
         node, depth = stack.pop()
         if not isinstance(node, dict) or depth > 500:

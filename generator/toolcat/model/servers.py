@@ -38,11 +38,22 @@ def _server(raw: Any, file: str, loc: str) -> dict[str, Any]:
     return out
 
 
-def servers(file: str, levels: list[tuple[Any, str]]) -> tuple[dict[str, Any], ...]:
-    """The nearest non-empty `servers` list of (operation, path item, document)."""
+def servers(file: str, levels: list[tuple[Any, str]],
+            memo: dict[tuple[Any, ...], tuple[Any, Any]] | None = None
+            ) -> tuple[dict[str, Any], ...]:
+    """The nearest non-empty `servers` list of (operation, path item, document); with
+    ``memo`` (``Definitions.memo``), once per list and location, shared by the tools that
+    use it (the document's: every tool of most documents)."""
     for raw, loc in levels:
         if isinstance(raw, list) and raw:
-            return tuple(_server(s, file, f"{loc}/{i}") for i, s in enumerate(raw))
+            key = ("servers", id(raw), loc)
+            if memo is not None and key in memo:
+                found: tuple[dict[str, Any], ...] = memo[key][1]
+                return found
+            out = tuple(_server(s, file, f"{loc}/{i}") for i, s in enumerate(raw))
+            if memo is not None:
+                memo[key] = (raw, out)
+            return out
     return DEFAULT_SERVERS
 
 
@@ -84,17 +95,32 @@ def _scheme(defs: Definitions, document: dict[str, Any], name: str) -> dict[str,
     return out
 
 
+def _shared_scheme(defs: Definitions, document: dict[str, Any], name: str) -> dict[str, Any]:
+    """``_scheme``, once per name (operations list their own requirements: Cloudflare's
+    1,533 name 3,994 schemes); a scheme that cannot be used is refused at each use."""
+    key = ("scheme", name)
+    if key not in defs.memo:
+        defs.memo[key] = (name, _scheme(defs, document, name))
+    found: dict[str, Any] = defs.memo[key][1]
+    return found
+
+
 def security(defs: Definitions, document: dict[str, Any],
              op_node: dict[str, Any]) -> tuple[tuple[dict[str, Any], ...], ...]:
-    """Alternatives (any one suffices), each the schemes that must all be sent."""
+    """Alternatives (any one suffices), each the schemes that must all be sent; once per
+    list of requirements (the document's is every tool's that has none of its own)."""
     raw = op_node["security"] if "security" in op_node else document.get("security")
     if not isinstance(raw, list):
         return ()
-    out = []
-    for requirement in raw:
-        names = sorted(requirement) if isinstance(requirement, dict) else []
-        out.append(tuple(_scheme(defs, document, n) for n in names))
-    return tuple(out)
+    key = ("security", id(raw))
+    if key not in defs.memo:
+        out = []
+        for requirement in raw:
+            names = sorted(requirement) if isinstance(requirement, dict) else []
+            out.append(tuple(_shared_scheme(defs, document, n) for n in names))
+        defs.memo[key] = (raw, tuple(out))
+    found: tuple[tuple[dict[str, Any], ...], ...] = defs.memo[key][1]
+    return found
 
 
 def credential_names(alternatives: tuple[tuple[dict[str, Any], ...], ...]

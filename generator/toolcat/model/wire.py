@@ -120,8 +120,8 @@ def _not_null(out: dict[str, Any]) -> None:
 
 
 _NESTED = ("object", "array")
-_SAYS_MORE = ("properties", "patternProperties", "allOf", "anyOf", "oneOf", "not", "$ref",
-              "enum", "const")
+_SAYS_MORE = frozenset({"properties", "patternProperties", "allOf", "anyOf", "oneOf", "not",
+                        "$ref", "enum", "const"})
 
 
 def says_nothing(node: Any) -> bool:
@@ -129,8 +129,7 @@ def says_nothing(node: Any) -> bool:
     annotations (no ``type``, no combinator, no reference)."""
     if node is None or node is True:
         return True
-    return isinstance(node, dict) and "type" not in node and not any(
-        k in node for k in _SAYS_MORE)
+    return isinstance(node, dict) and "type" not in node and _SAYS_MORE.isdisjoint(node)
 
 
 def open_below(target: Any, key: str) -> bool:
@@ -139,7 +138,7 @@ def open_below(target: Any, key: str) -> bool:
     members, combinator or reference, and the schema under ``key`` says nothing."""
     if target is None:
         return True
-    if not isinstance(target, dict) or any(k in target for k in _SAYS_MORE):
+    if not isinstance(target, dict) or not _SAYS_MORE.isdisjoint(target):
         return False
     return says_nothing(target.get(key))
 

@@ -49,18 +49,29 @@ _SUBSCHEMAS = ONE | MAP | LIST
 # A schema without these keywords declares no property, here or through a part.
 _COMPOSING = frozenset({"properties", "allOf", "oneOf", "anyOf", "$ref"})
 _HIDDEN = {"input": "readOnly", "output": "writeOnly"}
+# The keys through which a property may be hidden (``_is_hidden``).
+_MARKS = {mode: frozenset({flag, "$ref", "allOf"}) for mode, flag in _HIDDEN.items()}
 _ACCESS = frozenset({"readOnly", "writeOnly"})
 _DROPPED_INPUT = DROPPED | _ACCESS
 INT_BOUNDS = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 # Resolves a local $ref to (def name, target schema, pointer of the target).
 RefLookup = Callable[[str, str], tuple[str, Any, str]]
-# Told where each emitted schema node came from (see Definitions.origins).
-Recorder = Callable[[Any, str], None]
+# id of each emitted schema node -> (the node, the spec pointer it came from): see
+# Definitions.origins.
+Origins = dict[int, tuple[Any, str]]
+# What the rewriter does with a keyword of a schema object: copy it, leave it out, rewrite
+# the schemas it holds, copy a type list.
+COPY, DROP, SUB, TYPE = 0, 1, 2, 3
 
 
-def _ignore(node: Any, loc: str) -> None:
-    """The recorder of a rewriter whose output nobody needs to locate."""
+def keyword_kind(key: str, mode: Mode) -> int:
+    """What becomes of ``key`` in a schema rewritten for ``mode``."""
+    if key in (_DROPPED_INPUT if mode == "input" else DROPPED) or key.startswith("x-"):
+        return DROP
+    if key in _SUBSCHEMAS:
+        return SUB
+    return TYPE if key == "type" else COPY
 
 
 class SchemaRewriter:
@@ -68,20 +79,24 @@ class SchemaRewriter:
 
     def __init__(self, file: str, lookup: RefLookup, mode: Mode, is_30: bool,
                  home: str | None = None, origins: dict[str, str] | None = None,
-                 record: Recorder = _ignore) -> None:
+                 record: Origins | None = None, kinds: dict[str, int] | None = None) -> None:
         self.file = file
-        self.record = record
+        self.recorded = record   # where each emitted node is recorded, if anywhere
         self.lookup = lookup
         self.mode = mode
         self.is_30 = is_30
         self.home = home      # the local $ref of the definition being rewritten, if any
         self.origins = origins   # pointers of a merged schema's properties (used once)
         self.refs: set[str] = set()
-        # keywords left out of the rewritten schema (readOnly/writeOnly of an input too)
-        self._dropped = _DROPPED_INPUT if mode == "input" else DROPPED
+        # keyword -> keyword_kind(keyword, mode): a catalog's rewriters share one
+        self._kinds = {} if kinds is None else kinds
         # (walk, id of a raw schema) -> its names: a DAG of shared unions is walked
         # once per schema, not once per path (an anyOf of 3, 20 levels deep: 3**20).
         self._names_memo: dict[tuple[str, int], set[str]] = {}
+
+    def record(self, out: dict[str, Any], loc: str) -> None:
+        if self.recorded is not None:
+            self.recorded[id(out)] = (out, loc)
 
     def rewrite(self, node: Any, loc: str) -> Any:
         if isinstance(node, bool):
@@ -89,26 +104,30 @@ class SchemaRewriter:
         if not isinstance(node, dict):
             raise fail(self.file, loc, f"a schema must be an object, found {type(node).__name__}",
                        "replace it with a schema object")
-        for keyword in SELF_REFS:
-            if keyword in node:
-                node = self._self_ref(node, keyword, loc)
+        if "$recursiveRef" in node or "$dynamicRef" in node:
+            for keyword in SELF_REFS:
+                if keyword in node:
+                    node = self._self_ref(node, keyword, loc)
         if "$ref" in node:
             return self._ref(node, loc)
         origins, self.origins = self.origins or {}, None
         out: dict[str, Any] = {}
-        dropped = self._dropped
+        kinds = self._kinds
         for key, value in node.items():
-            if key in dropped or key.startswith("x-"):
-                continue
-            if key in _SUBSCHEMAS:
+            kind = kinds.get(key)
+            if kind is None:
+                kind = kinds[key] = keyword_kind(key, self.mode)
+            if kind == COPY:
+                out[key] = value
+            elif kind == SUB:
                 if key == "properties" and origins and isinstance(value, dict):
                     out[key] = {k: self.rewrite(v, origins.get(
                         k, f"{loc}/properties/{escape_token(k)}")) for k, v in value.items()}
                 else:   # only a keyword that holds schemas needs its location (a
                     # keyword's name has no character to escape)
                     out[key] = self._keyword(key, value, f"{loc}/{key}")
-            else:
-                out[key] = list(value) if key == "type" and isinstance(value, list) else value
+            elif kind == TYPE:
+                out[key] = list(value) if isinstance(value, list) else value
         if "example" in node and "examples" not in node:
             out["examples"] = [node["example"]]
         if "exclusiveMinimum" in node or "exclusiveMaximum" in node:
@@ -118,15 +137,19 @@ class SchemaRewriter:
                 _format_bounds(out)
             if "discriminator" in node:
                 self._discriminate(node, out)
-        if isinstance(out.get("required"), list) and all(
+        if "required" in out and isinstance(out["required"], list) and all(
                 isinstance(r, str) for r in out["required"]):
             # 2020-12: unique. Sorted: the order carries no meaning, so reordering the
             # document changes no byte (issue 28 item 17).
             out["required"] = sorted(set(out["required"]))
-        _fix_type(out, nullable=self._nullable(node))
+        nullable = node.get("nullable") is True and self._nullable(node)
+        kind_of = out.get("type")
+        if nullable or not (isinstance(kind_of, str) or (kind_of is None and "enum" not in out)):
+            _fix_type(out, nullable=nullable)   # else it would change nothing
         if not _COMPOSING.isdisjoint(node):   # else no property to hide, here or in a part
             self._hide_properties(node, out)
-        self.record(out, loc)
+        if self.recorded is not None:
+            self.recorded[id(out)] = (out, loc)
         return out
 
     def _annotation_dropped(self, key: str) -> bool:
@@ -145,7 +168,7 @@ class SchemaRewriter:
         if key in ONE:
             return self.rewrite(value, loc)
         if key in MAP and isinstance(value, dict):
-            return {k: self.rewrite(v, f"{loc}/{escape_token(k)}") for k, v in value.items()}
+            return {k: self.rewrite(v, f"{loc}/{_escaped(k)}") for k, v in value.items()}
         if key in LIST and isinstance(value, list):
             return [self.rewrite(v, f"{loc}/{i}") for i, v in enumerate(value)]
         if key == "type" and isinstance(value, list):
@@ -264,9 +287,12 @@ class SchemaRewriter:
                     here: Callable[[dict[str, Any], frozenset[str]], set[str]]) -> set[str]:
         """``here(node)`` for the schema ``node`` stands for, once per schema (a DAG of
         shared references is walked once, not once per path); a cycle adds nothing."""
-        node, seen = self._deref(node, seen)
         if not isinstance(node, dict):
             return set()
+        if "$ref" in node:
+            node, seen = self._deref(node, seen)
+            if not isinstance(node, dict):
+                return set()
         key = (kind, id(node))
         if key not in self._names_memo:
             self._names_memo[key] = set()   # a cycle back here adds nothing
@@ -279,8 +305,12 @@ class SchemaRewriter:
     def _hidden_here(self, node: dict[str, Any], seen: frozenset[str]) -> set[str]:
         names = set()
         if isinstance(node.get("properties"), dict):
+            # a property without the flag, a $ref or allOf parts is not hidden: most are
+            # not, and are told apart here without a call
+            marks = _MARKS[self.mode]
             names = {name for name, sub in node["properties"].items()
-                     if self._is_hidden(sub, seen)}
+                     if isinstance(sub, dict) and not marks.isdisjoint(sub)
+                     and self._is_hidden(sub, seen)}
         for part in node.get("allOf") or []:
             names |= self._hidden_names(part, seen)
         for key in ("oneOf", "anyOf"):   # hidden where declared, in every branch
@@ -332,6 +362,11 @@ class SchemaRewriter:
             except ToolcatError:
                 return None, seen   # reported with its location where the ref is rewritten
         return node, seen
+
+
+def _escaped(token: str) -> str:
+    """``escape_token``, without its two replacements for the usual name that needs none."""
+    return escape_token(token) if "~" in token or "/" in token else token
 
 
 def _fix_exclusive(out: dict[str, Any], node: dict[str, Any]) -> None:

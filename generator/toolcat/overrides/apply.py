@@ -285,6 +285,8 @@ def _finish(tool: Tool, entry: OperationOverride | None, part: ToolShape | None,
     """Name, text, semantics and annotations; the ETag sentence for every tool."""
     # Without a split the entry is its own only part: apply it once.
     layers = [x for x in (entry, part if part is not entry else None) if x is not None]
+    if not layers and tool.binding.semantics is None and tool.binding.omitted == omitted:
+        return _plain(tool)
     name, title, description = tool.name, tool.title, tool.description
     semantics: Semantics | None = None
     annotations = dict(tool.annotations)
@@ -309,6 +311,14 @@ def _finish(tool: Tool, entry: OperationOverride | None, part: ToolShape | None,
                                   omitted=omitted)
     return dataclasses.replace(tool, name=name, title=title, description=text,
                                annotations=annotations, binding=binding)
+
+
+def _plain(tool: Tool) -> Tool:
+    """``_finish`` of a tool no override reaches: its text with the ETag sentence; the
+    same tool when that changes nothing (GitHub: 1,223 tools, 2,446 dataclass copies)."""
+    text = "\n\n".join([tool.description.strip(),
+                         *([ETAG_SENTENCE] if tool.binding.etag else [])])
+    return tool if text == tool.description else dataclasses.replace(tool, description=text)
 
 
 def _prune_defs(schema: dict[str, Any]) -> dict[str, Any]:
