@@ -254,6 +254,7 @@ SHAPES = {   # name -> (document, the facts that differ from "all local, nothing
     "a $ref that is no text": ("a: {$ref: 1}\nproperties: {$ref: [x]}\n", {}),
     "an $id": ("a: {$id: 'https://example.com/a', $ref: '#/b'}\n", {}),
     "a float orjson rounds": ("a: [1.0e+300]\n", {"rounded": True}),
+    "a float orjson rounds, in a mapping": ("a: -1.0e+300\n", {"rounded": True}),
     "a float under the rounding": ("a: 1.5\n", {}),
 }
 

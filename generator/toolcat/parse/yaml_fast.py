@@ -93,6 +93,8 @@ def _screened(data: bytes) -> bool:
 # The kind of a container in the walk (``limits.check_tree_refs``'s three): its keys may
 # be keywords, its keys are names (a map of schemas), or it is a literal value.
 _KEYWORDS, _NAMES, _LITERAL = 0, 1, 2
+# The kind of a member of a keywords container, by its key (``x-*``: a literal too).
+_BELOW = {key: _NAMES for key in SPLICING} | {key: _LITERAL for key in LITERAL_VALUES}
 
 
 class _Facts:
@@ -109,7 +111,8 @@ def _plain(value: Any, depth: int, kind: int, facts: _Facts) -> bool:
     """Whether the container ``value`` of the tree ``yaml_rs`` built holds only what the
     stock path would build (one call per container: scalars are looked at in their
     container's loop); on the way, ``facts`` learns what ``limits.check_tree_refs`` would
-    of the tree, by its rules: each container is reached once, as the same ``kind``."""
+    of the tree, by its rules: each container is reached once, as the same ``kind``
+    (``yaml_rs`` builds exactly ``str``, ``dict`` and ``list``: ``type`` is ``isinstance``)."""
     if depth > _MAX_DEPTH:
         return False
     if type(value) is list:
@@ -122,17 +125,20 @@ def _plain(value: Any, depth: int, kind: int, facts: _Facts) -> bool:
             elif type_ is dict or type_ is list:
                 if not _plain(item, depth + 1, below, facts):
                     return False
-            elif not _member(item, facts):
-                return False
+            else:
+                if type_ is float and abs(item) >= ROUNDED:
+                    facts.rounded = True   # as check_tree_refs notes it
+                if not _scalar(item):
+                    return False
         return True
     for key in value:
         if type(key) is not str or key[:1] in _INDICATORS or key == "<<":
             return False
     if facts.local:
         ref = value.get("$ref")
-        if isinstance(ref, str) and ref != "#" and not ref.startswith("#/"):
+        if type(ref) is str and ref != "#" and not ref.startswith("#/"):
             facts.local = False
-    if kind == _KEYWORDS and not facts.tuples and isinstance(value.get("items"), list):
+    if kind == _KEYWORDS and not facts.tuples and type(value.get("items")) is list:
         facts.tuples = True
     for key, item in value.items():
         type_ = type(item)
@@ -141,28 +147,23 @@ def _plain(value: Any, depth: int, kind: int, facts: _Facts) -> bool:
                 return False
             continue
         if type_ is dict:
-            if facts.local and key in SPLICING and isinstance(item.get("$ref"), str):
+            if facts.local and key in SPLICING and type(item.get("$ref")) is str:
                 facts.local = False
         elif type_ is not list:
-            if not _member(item, facts):
+            if type_ is float and abs(item) >= ROUNDED:
+                facts.rounded = True
+            if not _scalar(item):
                 return False
             continue
-        below = _LITERAL if kind == _LITERAL else _KEYWORDS
-        if kind == _KEYWORDS:
-            if key in LITERAL_VALUES or key.startswith("x-"):
-                below = _LITERAL
-            elif key in SPLICING:
-                below = _NAMES
+        if kind != _KEYWORDS:
+            below = _KEYWORDS if kind == _NAMES else _LITERAL
+        elif key[:2] == "x-":
+            below = _LITERAL
+        else:
+            below = _BELOW.get(key, _KEYWORDS)
         if not _plain(item, depth + 1, below, facts):
             return False
     return True
-
-
-def _member(value: Any, facts: _Facts) -> bool:
-    """``_scalar``, and a float that may be an integer orjson rounded noted."""
-    if type(value) is float and abs(value) >= ROUNDED:
-        facts.rounded = True
-    return _scalar(value)
 
 
 def _scalar(value: Any) -> bool:
