@@ -94,7 +94,7 @@ def _screened(data: bytes) -> bool:
 # be keywords, its keys are names (a map of schemas), or it is a literal value.
 _KEYWORDS, _NAMES, _LITERAL = 0, 1, 2
 # The kind of a member of a keywords container, by its key (``x-*``: a literal too).
-_BELOW = {key: _NAMES for key in SPLICING} | {key: _LITERAL for key in LITERAL_VALUES}
+_BELOW = dict.fromkeys(SPLICING, _NAMES) | dict.fromkeys(LITERAL_VALUES, _LITERAL)
 
 
 class _Facts:
