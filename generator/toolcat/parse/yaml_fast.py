@@ -131,9 +131,6 @@ def _plain(value: Any, depth: int, kind: int, facts: _Facts) -> bool:
                 if not _scalar(item):
                     return False
         return True
-    for key in value:
-        if type(key) is not str or key[:1] in _INDICATORS or key == "<<":
-            return False
     if facts.local:
         ref = value.get("$ref")
         if type(ref) is str and ref != "#" and not ref.startswith("#/"):
@@ -141,6 +138,8 @@ def _plain(value: Any, depth: int, kind: int, facts: _Facts) -> bool:
     if kind == _KEYWORDS and not facts.tuples and type(value.get("items")) is list:
         facts.tuples = True
     for key, item in value.items():
+        if type(key) is not str or key[:1] in _INDICATORS or key == "<<":
+            return False
         type_ = type(item)
         if type_ is str:
             if item[:1] in _INDICATORS:
