@@ -5,7 +5,8 @@ change the document. The skip is only a speed-up: for every real document and fo
 each shape that does need the walk, the bundled result must equal the walked one,
 and the shapes that need the walk must be sent through it. A JSON file read through
 the run's ``Inputs`` is asked the question while its depth is checked (parse/limits.py,
-``check_tree_refs``): that answer must be the walk's, for every shape and document.
+``check_tree_refs``), a YAML file in the fast path's walk (parse/yaml_fast.py): that
+answer must be the walk's, for every shape and document.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from corpus.docs import DOCUMENTS, path_of, ref_root_of
 from helpers.fixtures import write_spec
 from toolcat.load.bundle import bundle
 from toolcat.load.repairs import _any_tuple
+from toolcat.parse import yaml_fast
 from toolcat.parse.duplicates import Repeats
 from toolcat.parse.inputs import Inputs
 from toolcat.parse.limits import read_bounded
@@ -42,8 +44,9 @@ def _self_contained(path: Path) -> bool:
     walked = bundle_module._self_contained(document, raw, read_bounded)
     run = Inputs()
     document, raw = read_document(path, Repeats(str(path), keep=True), run)
-    if path.suffix == ".json":
-        assert run.refs_local(raw) is not None, "the JSON reader noted nothing"
+    # A YAML file the fast path read (parse/yaml_fast.py) is asked in its walk too
+    if path.suffix == ".json" or yaml_fast.fast_load(raw) is not None:
+        assert run.refs_local(raw) is not None, f"the {path.suffix} reader noted nothing"
         # and load/repairs.py's question, answered in the same walk
         assert run.tuples(raw) == _any_tuple(document), "the read's tuples answer"
     assert bundle_module._self_contained(document, raw, run) == walked, (
@@ -127,8 +130,8 @@ def test_real_documents_bundle_as_walked(doc: str, monkeypatch: pytest.MonkeyPat
             bundle(path, root, Inputs())
         return
     assert bundle(path, root, Inputs()).document == walked, doc
-    if path.suffix == ".json":   # the run's answer (check_tree_refs) is the walk's
-        _self_contained(path)
+    if path.suffix == ".json" or yaml_fast.fast_load(path.read_bytes()) is not None:
+        _self_contained(path)   # the run's answer (check_tree_refs, yaml_fast) is the walk's
 
 
 ESCAPED_SCOPES = {   # an $id/$anchor key spelt with an escape reads as the key itself

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.fixtures import write_spec
 from toolcat.load.repairs import TUPLE, _any_tuple, _tuples, repair
 from toolcat.parse.inputs import Inputs
 from toolcat.parse.limits import check_tree_refs
@@ -142,12 +143,13 @@ def test_the_read_walk_agrees_with_the_walk(shape: str) -> None:
         f"{shape}: the walk found {found}")
 
 
-def test_a_json_spec_read_through_the_run_is_repaired(tmp_path: Path) -> None:
-    """End to end: the read's answer reaches ``repair`` through the bundle, and a yes
-    still repairs (a no must never hide a tuple)."""
-    path = tmp_path / "spec.json"
-    path.write_text(json.dumps({"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
-                                "paths": {}, **_only(tuple_items())}))
+@pytest.mark.parametrize("name", ["spec.json", "spec.yaml"])
+def test_a_spec_read_through_the_run_is_repaired(name: str, tmp_path: Path) -> None:
+    """End to end: the read's answer (JSON: ``check_tree_refs``; YAML: the fast path's
+    walk, parse/yaml_fast.py) reaches ``repair`` through the bundle, and a yes still
+    repairs (a no must never hide a tuple)."""
+    path = write_spec(tmp_path, {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                                 "paths": {}, **_only(tuple_items())}, name)
     run = Inputs()
     spec = load_spec(path, known_valid=spec_verdict(path), read=run)
     assert run.tuples(run(path.resolve())) is True, "the read did not answer"

@@ -2,7 +2,9 @@
 
 The stock path is ``reader.parse_bytes`` with the fast path switched off (its own
 equivalence to PyYAML is tests/load/test_reader_fast_yaml.py). Values are compared
-by ``repr``: types, key order, ``-0.0`` and big integers included.
+by ``repr``: types, key order, ``-0.0`` and big integers included. What the fast
+path's walk learns of a tree (``limits.TreeFacts``, which spares the bundle's and the
+repairs' walks) must be what the JSON read's walk (``check_tree_refs``) finds in it.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from hypothesis import strategies as st
 from toolcat.errors import ToolcatError
 from toolcat.parse import reader, yaml_fast, yaml_reader
 from toolcat.parse.duplicates import Repeats
+from toolcat.parse.limits import TreeFacts, check_tree_refs
 
 _PATH = Path("/specs/t.yaml")
 
@@ -37,6 +40,21 @@ def _outcome(data: bytes) -> tuple[str, str]:
         return "error", repr(exc.problems)
 
 
+def _fast(data: bytes, where: object = "") -> Any:
+    """``fast_load``'s tree (None: the stock path's), its facts checked against the
+    JSON read's walk of the same tree, field by field."""
+    found = yaml_fast.fast_load(data)
+    if found is None:
+        return None
+    tree, facts = found
+    want = check_tree_refs(tree, "t.yaml")
+    for field in TreeFacts._fields:
+        assert getattr(facts, field) == getattr(want, field), (
+            f"{where}: {field}: the YAML walk says {getattr(facts, field)}, "
+            f"check_tree_refs {getattr(want, field)}")
+    return tree
+
+
 def _yaml_files() -> Iterator[Path]:
     if CORPUS.is_dir():
         yield from sorted(p for p in CORPUS.rglob("*") if p.suffix in (".yaml", ".yml"))
@@ -47,7 +65,7 @@ def test_corpus_reads_the_same_on_either_path(monkeypatch: pytest.MonkeyPatch) -
     fast = []
     for path in _yaml_files():
         data = path.read_bytes()
-        tree = yaml_fast.fast_load(data)
+        tree = _fast(data, path)
         if tree is not None:
             fast.append(path.relative_to(CORPUS).as_posix())
             assert ("value", repr(tree)) == _stock(data, monkeypatch), path
@@ -131,7 +149,7 @@ FAST = {
 @pytest.mark.parametrize("name", sorted(FAST))
 def test_plain_documents_take_the_fast_path(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     data = FAST[name].encode()
-    tree = yaml_fast.fast_load(data)
+    tree = _fast(data, name)
     assert tree is not None, f"{name}: left to the stock path"
     assert ("value", repr(tree)) == _stock(data, monkeypatch), name
 
@@ -141,7 +159,7 @@ def test_plain_documents_take_the_fast_path(name: str, monkeypatch: pytest.Monke
 def test_the_implicit_key_limit_is_libyamls(form: str, length: int,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     data = form.format(k="k" * length).encode()
-    tree = yaml_fast.fast_load(data)
+    tree = _fast(data, form)
     stock = _stock(data, monkeypatch)
     assert (tree is not None) == (stock[0] == "value"), (form, length, stock)
     assert tree is None or ("value", repr(tree)) == stock
@@ -179,7 +197,8 @@ _VALUES = [
     ">\n  f\n\n  g\n", "|+\n  k\n\n", "|\n", "|2\n   x\n", "&a x", "*a", "!x y", "\"x\"y",
     "123456789012345678901",
 ]
-_KEYS = ["a", "b", "'a'", "\"a\"", "200", "true", "~", "a b", "? a", "[a]", "<<", "_1", "a_1", "é"]
+_KEYS = ["a", "b", "'a'", "\"a\"", "200", "true", "~", "a b", "? a", "[a]", "<<", "_1", "a_1", "é",
+         "items", "$ref", "properties", "example", "x-a"]
 
 
 @st.composite
@@ -207,7 +226,42 @@ def _documents(draw: Any) -> bytes:
 @settings(max_examples=400, deadline=None, derandomize=True)
 @given(_documents())
 def test_random_documents_read_as_the_stock_path_reads(data: bytes) -> None:
-    tree = yaml_fast.fast_load(data)
+    tree = _fast(data, data)
     if tree is not None:
         with pytest.MonkeyPatch.context() as patch:
             assert ("value", repr(tree)) == _stock(data, patch), data
+
+
+# --- What the walk learns: limits.TreeFacts, as check_tree_refs finds them ---------
+
+_TUPLE = "{type: array, items: [{type: string}]}"
+SHAPES = {   # name -> (document, the facts that differ from "all local, nothing found")
+    "a tuple under items": (f"c:\n  schemas:\n    A: {_TUPLE}\n", {"tuples": True}),
+    "a tuple in an array": (f"allOf:\n  - {_TUPLE}\n", {"tuples": True}),
+    "a schema named items": ("properties:\n  items: [{type: string}]\n", {}),
+    "a tuple under a schema named items": (f"properties:\n  items: {_TUPLE}\n",
+                                           {"tuples": True}),
+    "a tuple in an example": (f"example: {_TUPLE}\n", {}),
+    "a tuple in an extension": (f"x-a:\n  b: {_TUPLE}\n", {}),
+    "a tuple in a list in an example": (f"examples:\n  - {_TUPLE}\n", {}),
+    "a tuple in a list in a names map": (f"$defs: [{_TUPLE}]\n", {"tuples": True}),
+    "a local $ref": ("a: {$ref: '#/b'}\nb: {$ref: '#'}\n", {}),
+    "a $ref to another file": ("a:\n  b: {$ref: other.yaml}\n", {"local": False}),
+    "a $ref by anchor": ("a: {$ref: '#a'}\nb: {$anchor: a}\n", {"local": False}),
+    "a $ref in an example": ("example: {$ref: other.yaml}\n", {"local": False}),
+    "a spliced map": ("properties: {$ref: '#/b'}\nb: {}\n", {"local": False}),
+    "a spliced map in an example": ("example:\n  schemas: {$ref: '#/b'}\n", {"local": False}),
+    "a $ref that is no text": ("a: {$ref: 1}\nproperties: {$ref: [x]}\n", {}),
+    "an $id": ("a: {$id: 'https://example.com/a', $ref: '#/b'}\n", {}),
+    "a float orjson rounds": ("a: [1.0e+300]\n", {"rounded": True}),
+    "a float orjson rounds, in a mapping": ("a: -1.0e+300\n", {"rounded": True}),
+    "a float under the rounding": ("a: 1.5\n", {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_the_walk_learns_what_check_tree_refs_finds(name: str) -> None:
+    text, differ = SHAPES[name]
+    assert _fast(text.encode(), name) is not None, f"{name}: left to the stock path"
+    _, facts = yaml_fast.fast_load(text.encode()) or (None, None)
+    assert facts == TreeFacts(True, False, False)._replace(**differ), name

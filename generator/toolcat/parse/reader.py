@@ -20,7 +20,7 @@ from ..errors import Problem, fail
 from .duplicates import Repeats, check_json, may_repeat
 from .exact_json import exact_json
 from .inputs import Inputs, Read
-from .limits import check_tree_depth, check_tree_refs, read_bounded
+from .limits import TreeFacts, check_tree_depth, check_tree_refs, read_bounded
 
 
 def is_json_path(path: Path) -> bool:
@@ -42,18 +42,20 @@ def _collector_paused() -> Iterator[None]:
 
 
 def parse_bytes(data: bytes, path: Path, repeats: Repeats | None = None,
-                walk: Callable[[Any, str], bool] = check_tree_depth) -> Any:
+                walk: Callable[[Any, str], bool] = check_tree_depth,
+                note: Callable[[TreeFacts], None] | None = None) -> Any:
     """Parse JSON or YAML bytes; errors name the file and the line. A key written
     twice in one object refuses the file, unless ``repeats`` collects it. ``walk``
     bounds a JSON tree's depth and says whether it may hold an integer orjson rounded
-    (``read_document``'s also notes what the bundle asks)."""
+    (``read_document``'s also notes what the bundle asks); ``note`` is told what a YAML
+    read learnt of its tree, when it learnt it (``yaml_reader.load_yaml``)."""
     with _collector_paused():
         return _parse(data, path, repeats if repeats is not None else Repeats(str(path)),
-                      walk)
+                      walk, note)
 
 
-def _parse(data: bytes, path: Path, repeats: Repeats,
-           walk: Callable[[Any, str], bool]) -> Any:
+def _parse(data: bytes, path: Path, repeats: Repeats, walk: Callable[[Any, str], bool],
+           note: Callable[[TreeFacts], None] | None) -> Any:
     if is_json_path(path) or data.lstrip()[:1] in (b"{", b"["):
         try:
             parsed = orjson.loads(data)
@@ -68,7 +70,7 @@ def _parse(data: bytes, path: Path, repeats: Repeats,
             return check_json(data, repeats) if may_repeat(data, parsed) else parsed
     from .yaml_reader import load_yaml  # noqa: PLC0415 - a JSON spec's run imports no PyYAML
 
-    return load_yaml(data, path, repeats)
+    return load_yaml(data, path, repeats, note)
 
 
 def read_document(path: Path, repeats: Repeats | None = None,
@@ -77,7 +79,7 @@ def read_document(path: Path, repeats: Repeats | None = None,
     """Return (data, raw bytes) of a spec file (``repeats``: see ``parse_bytes``; ``read``:
     the run's ``Inputs``, parse/inputs.py, which may hold a tree lent by a glance, and
     remembers what a JSON file's walk found (``check_tree_refs``): its ``$ref``s all
-    local, a tuple ``items``;
+    local, a tuple ``items``; so does a YAML file's when the fast path read it;
     ``resolved``: ``path.resolve()``, the name the file is read by when given)."""
     data = read(resolved or path)
     if not isinstance(read, Inputs):
@@ -89,12 +91,15 @@ def read_document(path: Path, repeats: Repeats | None = None,
         return lent.tree, data
     run = read
 
+    def note(facts: TreeFacts) -> None:
+        run.note_facts(data, facts)
+
     def walk(tree: Any, file: str) -> bool:
         facts = check_tree_refs(tree, file)
-        run.note_facts(data, facts)
+        note(facts)
         return facts.rounded
 
-    return parse_bytes(data, path, repeats, walk), data
+    return parse_bytes(data, path, repeats, walk, note), data
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ import re
 import threading
 from typing import Any
 
+from ..vocab.keywords import LITERAL_VALUES
+from .exact_json import ROUNDED
+from .limits import SPLICING, TreeFacts
 from .yaml_limits import SAFE_BOUND, nesting_bound
 
 # Each pattern starts with a literal, so the regex engine skips quickly through
@@ -87,28 +90,77 @@ def _screened(data: bytes) -> bool:
     return nesting_bound(data) <= SAFE_BOUND
 
 
-def _plain(value: Any, depth: int) -> bool:
-    """Whether the tree ``yaml_rs`` built holds only what the stock path would build
-    (one call per container: scalars are looked at in their container's loop)."""
+# The kind of a container in the walk (``limits.check_tree_refs``'s three): its keys may
+# be keywords, its keys are names (a map of schemas), or it is a literal value.
+_KEYWORDS, _NAMES, _LITERAL = 0, 1, 2
+# The kind of a member of a keywords container, by its key (``x-*``: a literal too).
+_BELOW = dict.fromkeys(SPLICING, _NAMES) | dict.fromkeys(LITERAL_VALUES, _LITERAL)
+
+
+class _Facts:
+    """What the walk found (``limits.TreeFacts``'s members, as ``check_tree_refs`` finds
+    them)."""
+
+    __slots__ = ("local", "rounded", "tuples")
+
+    def __init__(self) -> None:
+        self.local, self.rounded, self.tuples = True, False, False
+
+
+def _plain(value: Any, depth: int, kind: int, facts: _Facts) -> bool:
+    """Whether the container ``value`` of the tree ``yaml_rs`` built holds only what the
+    stock path would build (one call per container: scalars are looked at in their
+    container's loop); on the way, ``facts`` learns what ``limits.check_tree_refs`` would
+    of the tree, by its rules: each container is reached once, as the same ``kind``
+    (``yaml_rs`` builds exactly ``str``, ``dict`` and ``list``: ``type`` is ``isinstance``)."""
     if depth > _MAX_DEPTH:
         return False
-    items: Any = value
-    if type(value) is dict:
-        for key in value:
-            if type(key) is not str or key[:1] in _INDICATORS or key == "<<":
-                return False
-        items = value.values()
-    elif type(value) is not list:
-        return _scalar(value)
-    for item in items:
-        kind = type(item)
-        if kind is str:
+    if type(value) is list:
+        below = _LITERAL if kind == _LITERAL else _KEYWORDS
+        for item in value:
+            type_ = type(item)
+            if type_ is str:
+                if item[:1] in _INDICATORS:
+                    return False
+            elif type_ is dict or type_ is list:
+                if not _plain(item, depth + 1, below, facts):
+                    return False
+            else:
+                if type_ is float and abs(item) >= ROUNDED:
+                    facts.rounded = True   # as check_tree_refs notes it
+                if not _scalar(item):
+                    return False
+        return True
+    if facts.local:
+        ref = value.get("$ref")
+        if type(ref) is str and ref != "#" and not ref.startswith("#/"):
+            facts.local = False
+    if kind == _KEYWORDS and not facts.tuples and type(value.get("items")) is list:
+        facts.tuples = True
+    for key, item in value.items():
+        if type(key) is not str or key[:1] in _INDICATORS or key == "<<":
+            return False
+        type_ = type(item)
+        if type_ is str:
             if item[:1] in _INDICATORS:
                 return False
-        elif kind is dict or kind is list:
-            if not _plain(item, depth + 1):
+            continue
+        if type_ is dict:
+            if facts.local and key in SPLICING and type(item.get("$ref")) is str:
+                facts.local = False
+        elif type_ is not list:
+            if type_ is float and abs(item) >= ROUNDED:
+                facts.rounded = True
+            if not _scalar(item):
                 return False
-        elif not _scalar(item):
+            continue
+        if kind != _KEYWORDS:
+            below = _KEYWORDS if kind == _NAMES else _LITERAL
+        elif key[:2] == "x-":
+            below = _LITERAL
+        else:
+            below = _BELOW.get(key, _KEYWORDS)
+        if not _plain(item, depth + 1, below, facts):
             return False
     return True
 
@@ -126,9 +178,10 @@ def _scalar(value: Any) -> bool:
     return False
 
 
-def fast_load(data: bytes) -> dict[str, Any] | None:
-    """The mapping ``data`` holds, as the stock path reads it, or ``None`` when only
-    the stock path may decide (see the module docstring)."""
+def fast_load(data: bytes) -> tuple[dict[str, Any], TreeFacts] | None:
+    """The mapping ``data`` holds, as the stock path reads it, and what
+    ``limits.check_tree_refs`` would find of it (learnt in the walk that checks it), or
+    ``None`` when only the stock path may decide (see the module docstring)."""
     if not _screened(data):
         return None
     try:
@@ -136,9 +189,10 @@ def fast_load(data: bytes) -> dict[str, Any] | None:
     except UnicodeDecodeError:
         return None
     tree = _on_big_stack(text)
-    if type(tree) is not dict or not _plain(tree, 0):
+    facts = _Facts()
+    if type(tree) is not dict or not _plain(tree, 0, _KEYWORDS, facts):
         return None
-    return tree
+    return tree, TreeFacts(facts.local, facts.rounded, facts.tuples)
 
 
 def _on_big_stack(text: str) -> Any:

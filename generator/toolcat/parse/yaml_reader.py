@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +33,12 @@ from yaml.nodes import ScalarNode, SequenceNode
 
 from ..errors import ToolcatError, fail
 from .duplicates import Repeats
+from .limits import TreeFacts
 from .yaml_build import build
 from .yaml_fast import fast_load
 from .yaml_limits import check_nesting, check_nodes
 
+Note = Callable[[TreeFacts], None]   # told what a read learnt of its tree
 _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -176,13 +179,16 @@ _MERGE = _TAG + "merge"
 ANCHOR = re.compile(rb"&(?<![^\s\[{,]&)[^\s\]},]")
 
 
-def _load_yaml(data: bytes, file: str, repeats: Repeats) -> Any:
+def _load_yaml(data: bytes, file: str, repeats: Repeats, note: Note | None) -> Any:
     """``yaml.load(data, Loader=SpecLoader)``, with the data built by ``yaml_build``,
     within the limits of ``limits`` and ``yaml_limits``; a plain document is read by
-    ``yaml_fast`` instead, to the same data."""
+    ``yaml_fast`` instead, to the same data, and ``note`` is told what its walk found
+    (``limits.check_tree_refs``'s facts)."""
     fast = fast_load(data)
     if fast is not None:
-        return fast
+        if note is not None:
+            note(fast[1])
+        return fast[0]
     check_nesting(data, file)
     loader = SpecLoader(data, repeats)
     try:
@@ -209,10 +215,11 @@ def _load_yaml(data: bytes, file: str, repeats: Repeats) -> Any:
         finally:
             stock.dispose()
 
-def load_yaml(data: bytes, path: Path, repeats: Repeats) -> Any:
-    """The YAML ``data`` of ``path``; a syntax error refused at its line."""
+def load_yaml(data: bytes, path: Path, repeats: Repeats, note: Note | None = None) -> Any:
+    """The YAML ``data`` of ``path``; a syntax error refused at its line. ``note``: see
+    ``_load_yaml`` (not told: not known)."""
     try:
-        return _load_yaml(data, str(path), repeats)
+        return _load_yaml(data, str(path), repeats, note)
     except yaml.YAMLError as exc:
         where, problem = _yaml_error(exc, data)
         raise fail(str(path), where, f"invalid YAML: {problem}",
