@@ -33,10 +33,14 @@ _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 
 
 class Definitions:
-    def __init__(self, document: dict[str, Any], file: str, is_30: bool) -> None:
+    def __init__(self, document: dict[str, Any], file: str, is_30: bool,
+                 access: frozenset[str] | None = None) -> None:
         self.document = document
         self.file = file
         self.is_30 = is_30
+        # Which of readOnly/writeOnly the document may hold (None: not known); the
+        # rewriter hides no property in a direction whose flag it holds nowhere.
+        self.access = access
         self._names: dict[str, str] = {}      # ref -> def name
         self._pointers: dict[str, str] = {}   # def name -> pointer
         self._found: dict[str, tuple[str, Any, str]] = {}   # ref -> what lookup gives
@@ -111,7 +115,7 @@ class Definitions:
         """Rewrite a schema (``home``: its own $ref if it is a def; ``origins``: where
         its properties lie, if it was merged); return it and the defs it uses."""
         rewriter = SchemaRewriter(self.file, self.lookup, mode, self.is_30, home, origins,
-                                  self.origins, self._kinds[mode])
+                                  self.origins, self._kinds[mode], self.access)
         return rewriter.rewrite(schema, loc), frozenset(rewriter.refs)
 
     def record(self, node: Any, loc: str) -> None:
