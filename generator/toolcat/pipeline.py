@@ -57,6 +57,8 @@ class LoadedSpec:
     # What the overlays wrote (an error there is located in the overlay action).
     overlaid: Applied = field(default_factory=Applied)
     swagger: dict[str, Any] | None = None   # the Swagger 2.0 document it was converted from
+    # Which of readOnly/writeOnly the document may hold, as read (None: not known).
+    access: frozenset[str] | None = None
 
 
 def spec_digest(files: Mapping[Path, bytes], root: Path, overlays: tuple[Path, ...] = (),
@@ -113,7 +115,7 @@ def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None 
             raise
     return LoadedSpec(document, sha, version,
                       str(document.get("openapi", "")).startswith("3.0"), validated,
-                      bundled.files, overlaid, swagger)
+                      bundled.files, overlaid, swagger, None if overlays else bundled.access)
 
 
 def spec_verdict(path: Path, ref_root: Path | None = None) -> str:
@@ -191,7 +193,7 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
            render: bool, read: Read) -> Built:
     notes: list[Problem] = []   # the model stage's findings (operationIds shared)
     try:
-        defs = Definitions(spec.document, str(target.spec), spec.is_30)
+        defs = Definitions(spec.document, str(target.spec), spec.is_30, spec.access)
         size = Budget(str(target.spec), spec.files.size())
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,
                                        target.name_budget, target.open_world, target.selection,

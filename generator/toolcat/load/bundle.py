@@ -71,6 +71,9 @@ class Bundle:
     # Whether the document holds a list under ``items`` where load/repairs.py looks, as
     # its read found (``check_tree_refs``); None: not known.
     tuples: bool | None = None
+    # Which of ``readOnly``/``writeOnly`` the document may hold, as its read found
+    # (``check_tree_refs``); None: not known (normalise/schema.py then looks).
+    access: frozenset[str] | None = None
 
 
 @dataclass
@@ -547,8 +550,10 @@ def bundle(path: Path, ref_root: Path | None = None, read: Read = read_bounded) 
                    "an OpenAPI document is a JSON/YAML object")
     raw = bundler.raw[bundler.root]
     if _self_contained(root_doc, raw, read):   # the document as read
+        if not isinstance(read, Inputs):
+            return Bundle(root_doc, SpecFiles(bundler.raw), tuple(bundler.repeats))
         return Bundle(root_doc, SpecFiles(bundler.raw), tuple(bundler.repeats),
-                      read.tuples(raw) if isinstance(read, Inputs) else None)
+                      read.tuples(raw), read.access(raw))
     document = bundler.walk(root_doc, bundler.root, "", False, bundler.uri(bundler.root))
     if bundler.schema_bodies:
         _place_schemas(bundler, document)

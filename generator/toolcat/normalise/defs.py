@@ -33,18 +33,24 @@ _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 
 
 class Definitions:
-    def __init__(self, document: dict[str, Any], file: str, is_30: bool) -> None:
+    def __init__(self, document: dict[str, Any], file: str, is_30: bool,
+                 access: frozenset[str] | None = None) -> None:
         self.document = document
         self.file = file
         self.is_30 = is_30
+        # Which of readOnly/writeOnly the document may hold (None: not known); the
+        # rewriter hides no property in a direction whose flag it holds nowhere.
+        self.access = access
         self._names: dict[str, str] = {}      # ref -> def name
         self._pointers: dict[str, str] = {}   # def name -> pointer
         self._found: dict[str, tuple[str, Any, str]] = {}   # ref -> what lookup gives
         self._cache: dict[tuple[str, Mode], tuple[Any, frozenset[str]]] = {}
-        self._sizes: dict[tuple[str, Mode], tuple[int, int]] = {}   # (exact, loosened)
         self._loose: dict[tuple[str, Mode], dict[str, Any]] = {}
         # per mode, the bytes a def adds to a $defs mapping: exact, loosened
-        self._weights: dict[Mode, tuple[dict[str, int], dict[str, int]]] = {}
+        self._weights: dict[Mode, tuple[dict[str, int], dict[str, int]]] = {
+            "input": ({}, {}), "output": ({}, {})}
+        # per mode, the defs rewritten with everything they reach (``levels``)
+        self._complete: dict[Mode, set[str]] = {"input": set(), "output": set()}
         # id of every rewritten schema node -> (the node, kept alive so that its id
         # stays its own; the spec pointer it came from): lets a problem found in an
         # emitted schema be reported where the user can fix it.
@@ -111,7 +117,7 @@ class Definitions:
         """Rewrite a schema (``home``: its own $ref if it is a def; ``origins``: where
         its properties lie, if it was merged); return it and the defs it uses."""
         rewriter = SchemaRewriter(self.file, self.lookup, mode, self.is_30, home, origins,
-                                  self.origins, self._kinds[mode])
+                                  self.origins, self._kinds[mode], self.access)
         return rewriter.rewrite(schema, loc), frozenset(rewriter.refs)
 
     def record(self, node: Any, loc: str) -> None:
@@ -158,23 +164,39 @@ class Definitions:
             todo.extend(sorted(self.definition(name, mode)[1] - seen))
         return {name: self.definition(name, mode)[0] for name in sorted(seen)}
 
-    def levels(self, roots: frozenset[str], mode: Mode) -> list[frozenset[str]]:
+    def levels(self, roots: frozenset[str], mode: Mode,
+               budget: int | None = None) -> list[frozenset[str]]:
         """The defs reachable from ``roots`` by reference depth: ``levels[0]`` the roots,
         ``levels[d]`` the defs first reached ``d`` references deeper. Each def not yet
         rewritten is rewritten in name order within its level (so the first broken one
         found is the same whatever was drafted before); the levels themselves are set
-        operations (stripe's 180 closures of up to 590 defs are 56,000 entries)."""
+        operations (stripe's 180 closures of up to 590 defs are 56,000 entries).
+
+        With ``budget``, the walk stops at the first depth whose defs' exact bytes, with
+        those above, pass it (``budgeted_closure`` keeps no depth from there exact, nor
+        needs a deeper one) once every def of that depth is complete: rewritten with
+        everything it reaches, by an earlier walk that ended without error. No def
+        deeper is left to rewrite then, so no error is left to find, and the levels kept
+        answer ``budgeted_closure`` as the whole list would."""
         cache = self._cache
+        complete = self._complete[mode]
         reached = set(roots)
         level = frozenset(roots)
         found = []
+        exact = 0
         while level:
             found.append(level)
             for name in sorted(n for n in level if (n, mode) not in cache):
                 self.definition(name, mode)
+            if budget is not None:
+                if exact <= budget:
+                    exact += sum(self._exact_weight(name, mode) for name in level)
+                if exact > budget and level <= complete:
+                    break
             following = set().union(*[cache[(name, mode)][1] for name in level])
             level = frozenset(following - reached)
             reached |= level
+        complete.update(reached)   # each reached def's closure lies in reached or below
         return found
 
     def budgeted_closure(self, roots: frozenset[str], mode: Mode, budget: int,
@@ -186,9 +208,12 @@ class Definitions:
         mapping per set of roots and depth kept, shared by the tools it serves (as its
         entries are): stripe's 424 outputs need 180 sets of up to 590 entries.
         """
-        levels, exact, loose = self._layers(roots, mode)
+        levels, exact, loose = self._layers(roots, mode, budget)
         if not levels:
             return {}, None
+        # ``levels`` may stop where its bytes pass ``budget`` (``levels``): every depth
+        # from there costs more than the budget, as it does in the whole list, so the
+        # search below passes it and keeps the same depth.
         deepest = len(exact) - 2
         keep = deepest      # defs at depth <= keep stay exact, keep + 1 are loosened
         while keep > 0 and used + sum(exact[:keep + 1]) + loose[keep + 1] > budget:
@@ -203,33 +228,35 @@ class Definitions:
         closure: dict[str, Any] = self.memo[key][1]
         return closure, None if keep == deepest else keep
 
-    def _layers(self, roots: frozenset[str], mode: Mode
+    def _layers(self, roots: frozenset[str], mode: Mode, budget: int
                 ) -> tuple[list[frozenset[str]], list[int], list[int]]:
         """``levels`` and the bytes of the defs at each depth, exact and loosened; once
         per set of roots (operations share them: stripe's 424 outputs have 180)."""
-        key = ("layers", roots, mode)
+        key = ("layers", roots, mode, budget)
         if key not in self.memo:
-            levels = self.levels(roots, mode)
+            levels = self.levels(roots, mode, budget)
             exact = [0] * (len(levels) + 2)     # exact[d]: bytes of the defs at depth d
             loose = [0] * (len(levels) + 2)
-            weights = self._weights.setdefault(mode, ({}, {}))
+            weights = self._weights[mode][1]
             for depth, level in enumerate(levels, 1):
-                for name in sorted(level.difference(weights[0])):
-                    full, small = self.sizes(name, mode)
-                    weights[0][name] = full + len(name) + 4   # "name": and a comma
-                    weights[1][name] = small + len(name) + 4
-                exact[depth] = sum(map(weights[0].__getitem__, level))
-                loose[depth] = sum(map(weights[1].__getitem__, level))
+                for name in sorted(level.difference(weights)):
+                    weights[name] = len(dumps(self.loosened(name, mode), indent=False)) \
+                        + len(name) + 4   # "name": and a comma
+                exact[depth] = sum(self._exact_weight(name, mode) for name in level)
+                loose[depth] = sum(map(weights.__getitem__, level))
             self.memo[key] = (roots, (levels, exact, loose))
         found: tuple[list[frozenset[str]], list[int], list[int]] = self.memo[key][1]
         return found
 
-    def sizes(self, name: str, mode: Mode) -> tuple[int, int]:
-        key = (name, mode)
-        if key not in self._sizes:
-            self._sizes[key] = (len(dumps(self.definition(name, mode)[0], indent=False)),
-                                len(dumps(self.loosened(name, mode), indent=False)))
-        return self._sizes[key]
+    def _exact_weight(self, name: str, mode: Mode) -> int:
+        """The bytes def ``name`` adds to a ``$defs`` mapping, exact: ``"name":``, its
+        compact JSON and a comma."""
+        weights = self._weights[mode][0]
+        found = weights.get(name)
+        if found is None:
+            found = weights[name] = len(dumps(self.definition(name, mode)[0],
+                                              indent=False)) + len(name) + 4
+        return found
 
     def loosened(self, name: str, mode: Mode) -> dict[str, Any]:
         """A schema that accepts at least what def ``name`` accepts: its types only."""

@@ -79,7 +79,8 @@ class SchemaRewriter:
 
     def __init__(self, file: str, lookup: RefLookup, mode: Mode, is_30: bool,
                  home: str | None = None, origins: dict[str, str] | None = None,
-                 record: Origins | None = None, kinds: dict[str, int] | None = None) -> None:
+                 record: Origins | None = None, kinds: dict[str, int] | None = None,
+                 access: frozenset[str] | None = None) -> None:
         self.file = file
         self.recorded = record   # where each emitted node is recorded, if anywhere
         self.lookup = lookup
@@ -88,6 +89,9 @@ class SchemaRewriter:
         self.home = home      # the local $ref of the definition being rewritten, if any
         self.origins = origins   # pointers of a merged schema's properties (used once)
         self.refs: set[str] = set()
+        # Whether a property may be hidden in this mode: not where the document holds
+        # no key of the mode's flag (``access``: the flags it may hold; None: unknown).
+        self._hides = access is None or _HIDDEN[mode] in access
         # keyword -> keyword_kind(keyword, mode): a catalog's rewriters share one
         self._kinds = {} if kinds is None else kinds
         # (walk, id of a raw schema) -> its names: a DAG of shared unions is walked
@@ -146,7 +150,7 @@ class SchemaRewriter:
         kind_of = out.get("type")
         if nullable or not (isinstance(kind_of, str) or (kind_of is None and "enum" not in out)):
             _fix_type(out, nullable=nullable)   # else it would change nothing
-        if not _COMPOSING.isdisjoint(node):   # else no property to hide, here or in a part
+        if self._hides and not _COMPOSING.isdisjoint(node):   # else nothing to hide
             self._hide_properties(node, out)
         if self.recorded is not None:
             self.recorded[id(out)] = (out, loc)

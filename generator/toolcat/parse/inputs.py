@@ -102,6 +102,15 @@ class Inputs:
         facts = self._facts.get(id(data))
         return None if facts is None else facts.tuples
 
+    def access(self, data: bytes) -> frozenset[str] | None:
+        """Which of ``readOnly`` and ``writeOnly`` some object of the tree of ``data``
+        may hold (``check_tree_refs``; None: not known)."""
+        facts = self._facts.get(id(data))
+        if facts is None:
+            return None
+        return frozenset(flag for flag, maybe in (("readOnly", facts.read_only),
+                                                  ("writeOnly", facts.write_only)) if maybe)
+
     def lend(self, path: Path, loan: object) -> None:
         """Lend ``loan`` (what a reader parsed of ``path``) to the next ``take``;
         an earlier loan is forgotten."""

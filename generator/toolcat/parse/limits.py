@@ -144,6 +144,12 @@ class TreeFacts(NamedTuple):
     local: bool     # every $ref local and none splicing a map (load/bundle.py's question)
     rounded: bool   # a float large enough to be an integer orjson rounded
     tuples: bool    # a list under ``items`` where load/repairs.py looks (its question)
+    # A ``readOnly`` / ``writeOnly`` key in some object, anywhere (literal values too:
+    # a $ref may point anywhere): without one, normalise/schema.py has no property to
+    # hide in that direction. True, the default, is "maybe": a reader whose walk does
+    # not look (the YAML fast path's, parse/yaml_fast.py) answers it by leaving it.
+    read_only: bool = True
+    write_only: bool = True
 
 
 def check_tree_refs(data: Any, file: str) -> TreeFacts:
@@ -153,10 +159,13 @@ def check_tree_refs(data: Any, file: str) -> TreeFacts:
     no dict held under a ``SPLICING`` key has a string ``$ref``; and load/repairs.py's
     (``_any_tuple``, the same rules): ``tuples`` when a dict holds a list under ``items``,
     outside literal values (``LITERAL_VALUES``, ``x-*``), names of a ``SPLICING`` map
-    aside. The depth is checked the same way, and refused with the same words and place.
+    aside; and normalise/schema.py's: ``read_only``/``write_only`` when some object, of
+    any kind, has that key. The depth is checked the same way, and refused with the same
+    words and place.
     """
     if type(data) is not dict and type(data) is not list:
-        return TreeFacts(True, type(data) is float and abs(data) >= ROUNDED, False)
+        return TreeFacts(True, type(data) is float and abs(data) >= ROUNDED, False,
+                         False, False)
     facts = _Facts()
     # One level of containers at a time (no (node, depth) pairs), in three kinds: keys
     # that may be keywords, keys that are names, literal values.
@@ -174,14 +183,16 @@ def check_tree_refs(data: Any, file: str) -> TreeFacts:
         _level(inert, facts, False, below[2], below[2], below[2])
         plain, named, inert = below
         depth += 1
-    return TreeFacts(facts.local, facts.rounded, facts.tuples)
+    return TreeFacts(facts.local, facts.rounded, facts.tuples, facts.read_only,
+                     facts.write_only)
 
 
 class _Facts:
-    __slots__ = ("local", "rounded", "tuples")
+    __slots__ = ("local", "read_only", "rounded", "tuples", "write_only")
 
     def __init__(self) -> None:
         self.local, self.rounded, self.tuples = True, False, False
+        self.read_only = self.write_only = False
 
 
 def _level(level: list[Any], facts: _Facts, keywords: bool, plain: list[Any],
@@ -191,6 +202,7 @@ def _level(level: list[Any], facts: _Facts, keywords: bool, plain: list[Any],
     ``inert`` and the maps of names to ``named``; elsewhere every child goes to
     ``plain`` (the caller's choice: names hold keywords again, literals hold literals)."""
     local, rounded, tuples = facts.local, facts.rounded, facts.tuples
+    read_only, write_only = facts.read_only, facts.write_only
     for node in level:
         if type(node) is list:
             for value in node:
@@ -206,6 +218,10 @@ def _level(level: list[Any], facts: _Facts, keywords: bool, plain: list[Any],
                 local = False
         if keywords and not tuples and isinstance(node.get("items"), list):
             tuples = True
+        if not read_only and "readOnly" in node:
+            read_only = True
+        if not write_only and "writeOnly" in node:
+            write_only = True
         for key, value in node.items():
             kind = type(value)
             if kind is dict or kind is list:
@@ -223,6 +239,7 @@ def _level(level: list[Any], facts: _Facts, keywords: bool, plain: list[Any],
             elif kind is float and abs(value) >= ROUNDED:
                 rounded = True
     facts.local, facts.rounded, facts.tuples = local, rounded, tuples
+    facts.read_only, facts.write_only = read_only, write_only
 
 
 def _children(node: Any) -> list[tuple[str | int, Any]]:
