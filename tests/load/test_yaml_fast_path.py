@@ -256,6 +256,11 @@ SHAPES = {   # name -> (document, the facts that differ from "all local, nothing
     "a float orjson rounds": ("a: [1.0e+300]\n", {"rounded": True}),
     "a float orjson rounds, in a mapping": ("a: -1.0e+300\n", {"rounded": True}),
     "a float under the rounding": ("a: 1.5\n", {}),
+    "a readOnly property": ("properties:\n  a: {type: string, readOnly: true}\n",
+                            {"read_only": True}),
+    "a writeOnly flag in an example": ("example: {writeOnly: false}\n", {"write_only": True}),
+    "both flags in a list": ("allOf:\n  - {readOnly: true}\n  - {writeOnly: true}\n",
+                             {"read_only": True, "write_only": True}),
 }
 
 
@@ -264,4 +269,4 @@ def test_the_walk_learns_what_check_tree_refs_finds(name: str) -> None:
     text, differ = SHAPES[name]
     assert _fast(text.encode(), name) is not None, f"{name}: left to the stock path"
     _, facts = yaml_fast.fast_load(text.encode()) or (None, None)
-    assert facts == TreeFacts(True, False, False)._replace(**differ), name
+    assert facts == TreeFacts(True, False, False, False, False)._replace(**differ), name

@@ -101,10 +101,11 @@ class _Facts:
     """What the walk found (``limits.TreeFacts``'s members, as ``check_tree_refs`` finds
     them)."""
 
-    __slots__ = ("local", "rounded", "tuples")
+    __slots__ = ("local", "read_only", "rounded", "tuples", "write_only")
 
     def __init__(self) -> None:
         self.local, self.rounded, self.tuples = True, False, False
+        self.read_only = self.write_only = False
 
 
 def _plain(value: Any, depth: int, kind: int, facts: _Facts) -> bool:
@@ -137,6 +138,10 @@ def _plain(value: Any, depth: int, kind: int, facts: _Facts) -> bool:
             facts.local = False
     if kind == _KEYWORDS and not facts.tuples and type(value.get("items")) is list:
         facts.tuples = True
+    if not facts.read_only and "readOnly" in value:   # any kind of object, as there
+        facts.read_only = True
+    if not facts.write_only and "writeOnly" in value:
+        facts.write_only = True
     for key, item in value.items():
         if type(key) is not str or key[:1] in _INDICATORS or key == "<<":
             return False
@@ -192,7 +197,8 @@ def fast_load(data: bytes) -> tuple[dict[str, Any], TreeFacts] | None:
     facts = _Facts()
     if type(tree) is not dict or not _plain(tree, 0, _KEYWORDS, facts):
         return None
-    return tree, TreeFacts(facts.local, facts.rounded, facts.tuples)
+    return tree, TreeFacts(facts.local, facts.rounded, facts.tuples, facts.read_only,
+                           facts.write_only)
 
 
 def _on_big_stack(text: str) -> Any:
