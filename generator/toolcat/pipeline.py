@@ -40,7 +40,7 @@ from .parse.inputs import Inputs, Read, SpecFiles
 from .parse.limits import read_bounded
 from .render.catalog import prepare_tools, render_catalog
 from .render.catalog_check import check_catalog
-from .run import Run
+from .run import Run, hold_until_exit
 from .text.python_format import black_format, black_key
 from .vocab.digests import tagged
 from .vocab.files import CATALOG_FILE, MODELS_FILE, MODULE_FILE, SUMMARY_FILE
@@ -181,6 +181,7 @@ def _build(run: Run, known_valid: str | None, render: bool) -> Built:
     overrides, lines = (read_overrides(target.overrides, run.read) if target.overrides
                         else (None, {}))
     spec = load_spec(target.spec, known_valid, target.ref_root, target.overlays, run.read)
+    hold_until_exit(spec)   # the document's tree outlives the run, when that is free
     try:
         return _built(target, spec, overrides, lines, render, run.read)
     except ToolcatError as exc:   # a part an overlay wrote: named in that overlay
@@ -192,6 +193,7 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
     notes: list[Problem] = []   # the model stage's findings (operationIds shared)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30)
+        hold_until_exit(defs)
         size = Budget(str(target.spec), spec.files.size())
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,
                                        target.name_budget, target.open_world, target.selection,
