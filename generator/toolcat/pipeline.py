@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,7 +37,7 @@ from .model.undeclared import add_undeclared
 from .normalise.defs import Definitions
 from .output.files import Files
 from .overrides.apply import apply_overrides
-from .parse.inputs import Inputs, Read, SpecFiles
+from .parse.inputs import Inputs, Read, SpecFiles, hasher
 from .parse.limits import read_bounded
 from .render.catalog import prepare_tools, render_catalog
 from .render.catalog_check import check_catalog
@@ -49,7 +50,7 @@ from .vocab.files import CATALOG_FILE, MODELS_FILE, MODULE_FILE, SUMMARY_FILE
 @dataclass(frozen=True)
 class LoadedSpec:
     document: dict[str, Any]
-    sha256: str
+    digest: Callable[[], str]           # spec_digest's answer (worked out meanwhile)
     openapi: str
     is_30: bool
     validated: Callable[[], Findings]   # waits for validation; what it found
@@ -57,6 +58,10 @@ class LoadedSpec:
     # What the overlays wrote (an error there is located in the overlay action).
     overlaid: Applied = field(default_factory=Applied)
     swagger: dict[str, Any] | None = None   # the Swagger 2.0 document it was converted from
+
+    @property
+    def sha256(self) -> str:
+        return self.digest()
 
 
 def spec_digest(files: Mapping[Path, bytes], root: Path, overlays: tuple[Path, ...] = (),
@@ -77,6 +82,35 @@ def spec_digest(files: Mapping[Path, bytes], root: Path, overlays: tuple[Path, .
     return tagged(digest.hexdigest())
 
 
+def _digest_meanwhile(files: SpecFiles, root: Path, overlays: tuple[Path, ...],
+                     read: Read) -> Callable[[], str]:
+    """``spec_digest``, and each spec file's sha256 the folder's record names (remembered
+    by the run's ``Inputs``), worked out in a thread while the run goes on, once the
+    validator's process has forked: hashlib lets go of the interpreter's lock over large
+    bytes, so GitHub's 13 MB hashed twice (about 20 ms) leave the run's path. The answer
+    waits for the thread; what it raised is raised there."""
+    done: list[str | BaseException] = []
+
+    def work() -> None:
+        try:
+            record = hasher(read)
+            for data in files.values():
+                record(data)
+            done.append(spec_digest(files, root, overlays, read))
+        except BaseException as exc:   # handed to the caller
+            done.append(exc)
+
+    thread = threading.Thread(target=work, name="toolcat-spec-digest", daemon=True)
+    thread.start()
+
+    def digest() -> str:
+        thread.join()
+        if isinstance(done[0], BaseException):
+            raise done[0]
+        return done[0]
+    return digest
+
+
 def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None = None,
               overlays: tuple[Path, ...] = (), read: Read | None = None) -> LoadedSpec:
     """Bundle, apply the overlays, start validating (unless ``known_valid`` is this
@@ -90,9 +124,12 @@ def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None 
     validated: Callable[[], Findings] = lambda: findings  # noqa: E731
     if known_valid is None:   # the validator's process starts first: it is the longer
         validated = validate_in_background(document, str(path))
-    sha = spec_digest(bundled.files, path.resolve().parent, overlays, read)
-    if known_valid is not None and known_valid != verdict(sha):
-        validated = validate_in_background(document, str(path))
+        sha = _digest_meanwhile(bundled.files, path.resolve().parent, overlays, read)
+    else:
+        known = spec_digest(bundled.files, path.resolve().parent, overlays, read)
+        sha = lambda: known  # noqa: E731
+        if known_valid != verdict(known):
+            validated = validate_in_background(document, str(path))
     # What toolcat's own readers found (a key written twice, a tuple `items`, a template
     # in a server URL): findings of the validation mode, as the validator's are.
     document, repaired = repair(document, str(path), None if overlays else bundled.tuples)
