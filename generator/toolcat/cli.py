@@ -60,7 +60,7 @@ def _name_from_title(spec: Path, read: Read) -> str:
 
     # A key written twice is the pipeline's to report, by the validation mode; the
     # tree goes on to the pipeline's bundle, which reads the same file next.
-    document = glance_document(spec, Repeats(str(spec), keep=True), read)
+    document = glance_document(spec, Repeats(str(spec), keep=True, defer=True), read)
     info = document.get("info") if isinstance(document, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
     return catalog_name(title, spec.resolve().parent.name)

@@ -14,6 +14,7 @@ import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -133,10 +134,10 @@ def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None 
     # What toolcat's own readers found (a key written twice, a tuple `items`, a template
     # in a server URL): findings of the validation mode, as the validator's are.
     document, repaired = repair(document, str(path), None if overlays else bundled.tuples)
-    notes = [*bundled.duplicates, *repaired]
-    if notes:
-        validator = validated
-        validated = lambda: validator().plus(notes)  # noqa: E731
+    # The duplicate keys are looked for now, the validator's process started (their
+    # check was left for later, parse/duplicates.py); asked once, when the verdict is.
+    validator = validated
+    validated = cache(lambda: validator().plus([*bundled.found(), *repaired]))
     version = str(document.get("openapi") or document.get("swagger") or "")
     swagger = document if "swagger" in document else None
     if swagger is not None:
