@@ -22,7 +22,7 @@ from .cache.bundles import cached_bundle
 from .cache.formatted import cached_formatter
 from .config import Target
 from .errors import Problem, ToolcatError, fail
-from .load.bundle import bundle
+from .load.bundle import Bundle, bundle
 from .load.overlay import Applied, apply_overlays
 from .load.repairs import repair
 from .load.validation.findings import Findings, refusal
@@ -112,6 +112,18 @@ def _digest_meanwhile(files: SpecFiles, root: Path, overlays: tuple[Path, ...],
     return digest
 
 
+def _with_notes(validator: Callable[[], Findings], bundled: Bundle,
+                repaired: list[Problem]) -> Callable[[], Findings]:
+    """The verdict, with what toolcat's own readers found: the duplicate keys, whose check
+    was left until the validator's process had started (parse/duplicates.py), looked for
+    before waiting for it (it may still be at work); asked once."""
+    @cache
+    def validated() -> Findings:
+        notes = [*bundled.found(), *repaired]
+        return validator().plus(notes)
+    return validated
+
+
 def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None = None,
               overlays: tuple[Path, ...] = (), read: Read | None = None) -> LoadedSpec:
     """Bundle, apply the overlays, start validating (unless ``known_valid`` is this
@@ -134,10 +146,7 @@ def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None 
     # What toolcat's own readers found (a key written twice, a tuple `items`, a template
     # in a server URL): findings of the validation mode, as the validator's are.
     document, repaired = repair(document, str(path), None if overlays else bundled.tuples)
-    # The duplicate keys are looked for now, the validator's process started (their
-    # check was left for later, parse/duplicates.py); asked once, when the verdict is.
-    validator = validated
-    validated = cache(lambda: validator().plus([*bundled.found(), *repaired]))
+    validated = _with_notes(validated, bundled, repaired)
     version = str(document.get("openapi") or document.get("swagger") or "")
     swagger = document if "swagger" in document else None
     if swagger is not None:
