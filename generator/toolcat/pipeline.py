@@ -41,7 +41,7 @@ from .overrides.apply import apply_overrides
 from .parse.inputs import Inputs, Read, SpecFiles, hasher
 from .parse.limits import read_bounded
 from .render.catalog import prepare_tools, render_catalog
-from .render.catalog_check import check_catalog
+from .render.catalog_check import check_catalog, check_source
 from .run import Run, hold_until_exit
 from .text.python_format import black_format, black_key
 from .vocab.digests import tagged
@@ -262,6 +262,8 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
                                             regenerate_from=target.regenerate_from,
                                             read=read)
                  if render else None)
+        # Checked while the validator works; its verdict (``source``) once it is in.
+        check_catalog(catalog, str(target.spec))
     except Exception as exc:
         findings = spec.validated().plus(notes)
         if findings.counted and target.validation == "strict":
@@ -277,7 +279,7 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
     rendered = render_catalog(catalog) if files is not None else None
     if rendered is not None:
         _hash_meanwhile(rendered, read)
-    check_catalog(catalog, str(target.spec))
+    check_source(catalog, str(target.spec))
     if files is not None and rendered is not None:
         files = {CATALOG_FILE: rendered, **files}
     return Built(catalog, files, spec.files, findings)
