@@ -276,23 +276,10 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
         raise refusal(findings)
     catalog = replace(catalog, source=replace(catalog.source, verdict=findings.verdict,
                                               problems=findings.total))
-    rendered = render_catalog(catalog) if files is not None else None
-    if rendered is not None:
-        _hash_meanwhile(rendered, read)
     check_source(catalog, str(target.spec))
-    if files is not None and rendered is not None:
-        files = {CATALOG_FILE: rendered, **files}
+    if files is not None:
+        files = {CATALOG_FILE: render_catalog(catalog), **files}
     return Built(catalog, files, spec.files, findings)
-
-
-def _hash_meanwhile(data: bytes, read: Read) -> None:
-    """Hash ``data`` (catalog.json, 11 MB for GitHub) for the folder's record in a thread
-    while the catalog is checked: hashlib lets go of the interpreter's lock, and the run's
-    ``Inputs`` remember the digest (the record asks through ``hasher``)."""
-    if isinstance(read, Inputs):
-        read.adopt(data)
-        threading.Thread(target=read.sha256_hex, args=(data,), name="toolcat-catalog-digest",
-                         daemon=True).start()
 
 
 def _in_swagger(exc: ToolcatError, swagger: dict[str, Any], file: str) -> ToolcatError:

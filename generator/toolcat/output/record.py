@@ -26,7 +26,6 @@ from ..parse.inputs import Read, SpecFiles, hasher
 from ..parse.limits import read_bounded
 from ..text.template_files import folder_digest
 from ..vocab.digests import sha256_tagged as _sha256
-from ..vocab.digests import tagged
 from .files import Files
 
 if TYPE_CHECKING:
@@ -46,7 +45,7 @@ def make_record(target: Target, spec_files: SpecFiles, files: Files, tools: int,
         "spec": dict(sorted(spec_files.relative(target.spec, hasher(read)).items())),
         "overrides": _overrides(target, read),
         **_overlays(target, read),
-        "outputs": {rel: tagged(hasher(read)(data)) for rel, data in sorted(files.items())},
+        "outputs": {rel: _sha256(data) for rel, data in sorted(files.items())},
         "tools": tools,
     })
 

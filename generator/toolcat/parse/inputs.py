@@ -40,7 +40,7 @@ class Inputs:
       ``glance_document``) to the next reader of the same file: one loan at a time.
     """
 
-    __slots__ = ("_digests", "_facts", "_hashed", "_lent", "_made", "_read")
+    __slots__ = ("_digests", "_facts", "_hashed", "_lent", "_read")
 
     def __init__(self) -> None:
         self._read: dict[str, bytes] = {}
@@ -49,7 +49,6 @@ class Inputs:
         self._hashed: dict[tuple[int, Callable[[bytes], str]], str] = {}   # other digests
         self._lent: dict[Path, object] = {}
         self._facts: dict[int, TreeFacts] = {}   # id(bytes held) -> what its parse found
-        self._made: list[bytes] = []             # bytes the run made, held (``adopt``)
 
     def read(self, path: Path) -> bytes:
         key = os.fspath(path)
@@ -73,13 +72,6 @@ class Inputs:
             if key in self._digests:
                 self._digests[key] = found
         return found
-
-    def adopt(self, data: bytes) -> None:
-        """Hold ``data``, bytes the run made (a rendered catalog.json), for the run's
-        lifetime: its ``sha256_hex`` is remembered as a read file's is."""
-        if id(data) not in self._digests:
-            self._made.append(data)
-            self._digests[id(data)] = None
 
     def hashed(self, data: bytes, digest: Callable[[bytes], str]) -> str:
         """``digest(data)``, remembered as ``sha256_hex`` is (this machine's cache hashes
