@@ -39,7 +39,7 @@ from .output.files import Difference
 from .output.guard import BYTECODE
 from .parse.inputs import Inputs, Read
 from .progress import progress
-from .run import Run, fix_command
+from .run import Run, fix_command, holding_until_exit
 from .vocab.exits import Exit
 from .vocab.files import CATALOG_FILE
 from .vocab.validation import MODES, Mode
@@ -60,7 +60,7 @@ def _name_from_title(spec: Path, read: Read) -> str:
 
     # A key written twice is the pipeline's to report, by the validation mode; the
     # tree goes on to the pipeline's bundle, which reads the same file next.
-    document = glance_document(spec, Repeats(str(spec), keep=True), read)
+    document = glance_document(spec, Repeats(str(spec), keep=True, defer=True), read)
     info = document.get("info") if isinstance(document, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
     return catalog_name(title, spec.resolve().parent.name)
@@ -186,6 +186,7 @@ def generate(name: str | None, config: Path, spec: Path | None, out: Path | None
              overrides: Path | None, overlays: tuple[Path, ...], quiet: bool,
              ref_root: Path | None) -> None:
     """Generate every catalog in the config, or the one named."""
+    _hold_until_exit()
     for run in _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
                         ref_root, overlays):
         target = run.target
@@ -203,6 +204,7 @@ def check(name: str | None, config: Path, spec: Path | None, out: Path | None,
           overrides: Path | None, overlays: tuple[Path, ...], quiet: bool,
           ref_root: Path | None) -> None:
     """Regenerate in memory and compare with disk; exit 1 if anything differs."""
+    _hold_until_exit()
     stale = False
     for run in _targets(name or name_opt, config, spec, out, prefix, validation, overrides,
                         ref_root, overlays):
@@ -446,10 +448,22 @@ def schema(which: str) -> None:
                .read_text(encoding="utf-8"), nl=False)
 
 
+_program = False   # main's caller is a program (``_called_by_program``)
+
+
 def main() -> None:
     """The ``toolcat`` program (console script, ``python -m toolcat``): exit 0, 1 or 2,
     leaving as ``_leave`` says."""
-    _leave(_run(), _called_by_program(sys._getframe(1)))
+    global _program  # noqa: PLW0603 - the process's one program
+    _program = _called_by_program(sys._getframe(1))
+    _leave(_run(), _program)
+
+
+def _hold_until_exit() -> None:
+    """generate and check end the program: the trees a run builds are left to its exit,
+    which never frees them (run.py, ``hold_until_exit``)."""
+    if _program:
+        holding_until_exit()
 
 
 def _run() -> int:

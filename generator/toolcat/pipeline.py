@@ -11,8 +11,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ from .cache.bundles import cached_bundle
 from .cache.formatted import cached_formatter
 from .config import Target
 from .errors import Problem, ToolcatError, fail
-from .load.bundle import bundle
+from .load.bundle import Bundle, bundle
 from .load.overlay import Applied, apply_overlays
 from .load.repairs import repair
 from .load.validation.findings import Findings, refusal
@@ -36,11 +38,11 @@ from .model.undeclared import add_undeclared
 from .normalise.defs import Definitions
 from .output.files import Files
 from .overrides.apply import apply_overrides
-from .parse.inputs import Inputs, Read, SpecFiles
+from .parse.inputs import Inputs, Read, SpecFiles, hasher
 from .parse.limits import read_bounded
 from .render.catalog import prepare_tools, render_catalog
-from .render.catalog_check import check_catalog
-from .run import Run
+from .render.catalog_check import check_catalog, check_source
+from .run import Run, hold_until_exit
 from .text.python_format import black_format, black_key
 from .vocab.digests import tagged
 from .vocab.files import CATALOG_FILE, MODELS_FILE, MODULE_FILE, SUMMARY_FILE
@@ -49,7 +51,7 @@ from .vocab.files import CATALOG_FILE, MODELS_FILE, MODULE_FILE, SUMMARY_FILE
 @dataclass(frozen=True)
 class LoadedSpec:
     document: dict[str, Any]
-    sha256: str
+    digest: Callable[[], str]           # spec_digest's answer (worked out meanwhile)
     openapi: str
     is_30: bool
     validated: Callable[[], Findings]   # waits for validation; what it found
@@ -59,6 +61,10 @@ class LoadedSpec:
     swagger: dict[str, Any] | None = None   # the Swagger 2.0 document it was converted from
     # Which of readOnly/writeOnly the document may hold, as read (None: not known).
     access: frozenset[str] | None = None
+
+    @property
+    def sha256(self) -> str:
+        return self.digest()
 
 
 def spec_digest(files: Mapping[Path, bytes], root: Path, overlays: tuple[Path, ...] = (),
@@ -79,6 +85,47 @@ def spec_digest(files: Mapping[Path, bytes], root: Path, overlays: tuple[Path, .
     return tagged(digest.hexdigest())
 
 
+def _digest_meanwhile(files: SpecFiles, root: Path, overlays: tuple[Path, ...],
+                     read: Read) -> Callable[[], str]:
+    """``spec_digest``, and each spec file's sha256 the folder's record names (remembered
+    by the run's ``Inputs``), worked out in a thread while the run goes on, once the
+    validator's process has forked: hashlib lets go of the interpreter's lock over large
+    bytes, so GitHub's 13 MB hashed twice (about 20 ms) leave the run's path. The answer
+    waits for the thread; what it raised is raised there."""
+    done: list[str | BaseException] = []
+
+    def work() -> None:
+        try:
+            record = hasher(read)
+            for data in files.values():
+                record(data)
+            done.append(spec_digest(files, root, overlays, read))
+        except BaseException as exc:   # handed to the caller
+            done.append(exc)
+
+    thread = threading.Thread(target=work, name="toolcat-spec-digest", daemon=True)
+    thread.start()
+
+    def digest() -> str:
+        thread.join()
+        if isinstance(done[0], BaseException):
+            raise done[0]
+        return done[0]
+    return digest
+
+
+def _with_notes(validator: Callable[[], Findings], bundled: Bundle,
+                repaired: list[Problem]) -> Callable[[], Findings]:
+    """The verdict, with what toolcat's own readers found: the duplicate keys, whose check
+    was left until the validator's process had started (parse/duplicates.py), looked for
+    before waiting for it (it may still be at work); asked once."""
+    @cache
+    def validated() -> Findings:
+        notes = [*bundled.found(), *repaired]
+        return validator().plus(notes)
+    return validated
+
+
 def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None = None,
               overlays: tuple[Path, ...] = (), read: Read | None = None) -> LoadedSpec:
     """Bundle, apply the overlays, start validating (unless ``known_valid`` is this
@@ -92,16 +139,16 @@ def load_spec(path: Path, known_valid: str | None = None, ref_root: Path | None 
     validated: Callable[[], Findings] = lambda: findings  # noqa: E731
     if known_valid is None:   # the validator's process starts first: it is the longer
         validated = validate_in_background(document, str(path))
-    sha = spec_digest(bundled.files, path.resolve().parent, overlays, read)
-    if known_valid is not None and known_valid != verdict(sha):
-        validated = validate_in_background(document, str(path))
+        sha = _digest_meanwhile(bundled.files, path.resolve().parent, overlays, read)
+    else:
+        known = spec_digest(bundled.files, path.resolve().parent, overlays, read)
+        sha = lambda: known  # noqa: E731
+        if known_valid != verdict(known):
+            validated = validate_in_background(document, str(path))
     # What toolcat's own readers found (a key written twice, a tuple `items`, a template
     # in a server URL): findings of the validation mode, as the validator's are.
     document, repaired = repair(document, str(path), None if overlays else bundled.tuples)
-    notes = [*bundled.duplicates, *repaired]
-    if notes:
-        validator = validated
-        validated = lambda: validator().plus(notes)  # noqa: E731
+    validated = _with_notes(validated, bundled, repaired)
     version = str(document.get("openapi") or document.get("swagger") or "")
     swagger = document if "swagger" in document else None
     if swagger is not None:
@@ -183,6 +230,7 @@ def _build(run: Run, known_valid: str | None, render: bool) -> Built:
     overrides, lines = (read_overrides(target.overrides, run.read) if target.overrides
                         else (None, {}))
     spec = load_spec(target.spec, known_valid, target.ref_root, target.overlays, run.read)
+    hold_until_exit(spec)   # the document's tree outlives the run, when that is free
     try:
         return _built(target, spec, overrides, lines, render, run.read)
     except ToolcatError as exc:   # a part an overlay wrote: named in that overlay
@@ -194,6 +242,7 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
     notes: list[Problem] = []   # the model stage's findings (operationIds shared)
     try:
         defs = Definitions(spec.document, str(target.spec), spec.is_30, spec.access)
+        hold_until_exit(defs)
         size = Budget(str(target.spec), spec.files.size())
         drafts, left_out = draft_tools(spec.document, defs, target.prefix,
                                        target.name_budget, target.open_world, target.selection,
@@ -215,6 +264,8 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
                                             regenerate_from=target.regenerate_from,
                                             read=read)
                  if render else None)
+        # Checked while the validator works; its verdict (``source``) once it is in.
+        check_catalog(catalog, str(target.spec))
     except Exception as exc:
         findings = spec.validated().plus(notes)
         if findings.counted and target.validation == "strict":
@@ -227,7 +278,7 @@ def _built(target: Target, spec: LoadedSpec, overrides: Any, lines: Any,
         raise refusal(findings)
     catalog = replace(catalog, source=replace(catalog.source, verdict=findings.verdict,
                                               problems=findings.total))
-    check_catalog(catalog, str(target.spec))
+    check_source(catalog, str(target.spec))
     if files is not None:
         files = {CATALOG_FILE: render_catalog(catalog), **files}
     return Built(catalog, files, spec.files, findings)

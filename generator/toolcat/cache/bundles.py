@@ -96,7 +96,7 @@ def cached_bundle(path: Path, make: Callable[[Path], Bundle],
     bundled = make(path)
     if _worth_storing(folder, entry, bundled):
         store(folder, entry, (bundled.files.listed(cache_hasher(read)), bundled.document,
-                              [astuple(p) for p in bundled.duplicates]))
+                              [astuple(p) for p in bundled.found()]))
     return bundled
 
 

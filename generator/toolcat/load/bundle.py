@@ -74,6 +74,13 @@ class Bundle:
     # Which of ``readOnly``/``writeOnly`` the document may hold, as its read found
     # (``check_tree_refs``); None: not known (normalise/schema.py then looks).
     access: frozenset[str] | None = None
+    # Each file's duplicates, in the order read, JSON files' checks left for later
+    # (parse/duplicates.py, ``Repeats.defer``): ``found`` adds them to ``duplicates``.
+    later: tuple[Repeats, ...] = ()
+
+    def found(self) -> tuple[Problem, ...]:
+        """Every key written twice, the checks left for later done now."""
+        return (*self.duplicates, *(p for r in self.later for p in r.settled()))
 
 
 @dataclass
@@ -102,7 +109,7 @@ class _Bundler:
         self.preferred: dict[_Target, str] = {}     # target -> components.schemas name
         self.inlining: list[_Target] = []
         self.names = _Names()
-        self.repeats: list[Problem] = []
+        self.repeats: list[Repeats] = []
         self.uris: dict[Path, str] = {}
         self.targets: dict[tuple[str, Path, str], _Target] = {}
         self.rels: dict[Path, str] = {}
@@ -119,9 +126,10 @@ class _Bundler:
                 raise fail(*where, f"$ref names '{self.rel(path)}', which is not a regular "
                            "file (a folder, device or FIFO)", "point it at a spec file")
             # Named as the user named the root, and other files relative to its folder.
-            repeats = Repeats(where[0] if path == self.root else self.rel(path), keep=True)
+            repeats = Repeats(where[0] if path == self.root else self.rel(path), keep=True,
+                              defer=True)
             self.docs[path], self.raw[path] = read_document(path, repeats, self.read)
-            self.repeats += repeats.found
+            self.repeats.append(repeats)
             if path != self.root and not isinstance(self.docs[path], (dict, list)):
                 # Never quote it: a file that is not a document may hold secrets.
                 raise fail(*where, f"$ref names '{self.rel(path)}', which is not a JSON "
@@ -550,13 +558,11 @@ def bundle(path: Path, ref_root: Path | None = None, read: Read = read_bounded) 
                    "an OpenAPI document is a JSON/YAML object")
     raw = bundler.raw[bundler.root]
     if _self_contained(root_doc, raw, read):   # the document as read
-        if not isinstance(read, Inputs):
-            return Bundle(root_doc, SpecFiles(bundler.raw), tuple(bundler.repeats))
-        return Bundle(root_doc, SpecFiles(bundler.raw), tuple(bundler.repeats),
-                      read.tuples(raw), read.access(raw))
+        facts = (read.tuples(raw), read.access(raw)) if isinstance(read, Inputs) else (None, None)
+        return Bundle(root_doc, SpecFiles(bundler.raw), (), *facts, tuple(bundler.repeats))
     document = bundler.walk(root_doc, bundler.root, "", False, bundler.uri(bundler.root))
     if bundler.schema_bodies:
         _place_schemas(bundler, document)
     for mapping, key, holder in bundler.mappings:
         mapping[key] = str(holder["$ref"])
-    return Bundle(document, SpecFiles(bundler.raw), tuple(bundler.repeats))
+    return Bundle(document, SpecFiles(bundler.raw), later=tuple(bundler.repeats))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +67,8 @@ def _parse(data: bytes, path: Path, repeats: Repeats, walk: Callable[[Any, str],
             # JSON shares no container; the same bytes read exactly hold the same containers
             if walk(parsed, str(path)):
                 parsed = exact_json(data, str(path))
+            if repeats.left_for_later(data, parsed):
+                return parsed
             return check_json(data, repeats) if may_repeat(data, parsed) else parsed
     from .yaml_reader import load_yaml  # noqa: PLC0415 - a JSON spec's run imports no PyYAML
 
@@ -86,8 +88,10 @@ def read_document(path: Path, repeats: Repeats | None = None,
         return parse_bytes(data, path, repeats), data
     lent = read.take(resolved or path.resolve())
     if isinstance(lent, _Lent) and lent.data == data and repeats is not None \
-            and (repeats.file, repeats.keep) == (lent.file, lent.keep):
+            and (repeats.file, repeats.keep, repeats.defer) == (lent.file, lent.keep,
+                                                                lent.defer):
         repeats.found += lent.found
+        repeats.later += lent.later
         return lent.tree, data
     run = read
 
@@ -109,6 +113,8 @@ class _Lent:
     file: str           # the repeats policy it was read with, and what it found
     keep: bool
     found: list[Problem]
+    defer: bool = False
+    later: list[tuple[bytes, bytes]] = field(default_factory=list)   # checks left for later
 
 
 def glance_document(path: Path, repeats: Repeats, read: Read = read_bounded) -> Any:
@@ -120,10 +126,11 @@ def glance_document(path: Path, repeats: Repeats, read: Read = read_bounded) -> 
     file is read by its real path, as the bundle and this machine's caches read it: a
     spec named through a symlink is read once, and what its parse learned (the bundle's
     question, ``check_tree_refs``) is found by the bundle. Errors name ``path``."""
-    before = len(repeats.found)
+    before, waiting = len(repeats.found), len(repeats.later)
     resolved = path.resolve()
     tree, data = read_document(path, repeats, read, resolved)
     if isinstance(read, Inputs):
         read.lend(resolved, _Lent(data, tree, repeats.file, repeats.keep,
-                                  repeats.found[before:]))
+                                  repeats.found[before:], repeats.defer,
+                                  repeats.later[waiting:]))
     return tree

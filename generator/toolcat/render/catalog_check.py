@@ -39,10 +39,31 @@ def _validator() -> Any:
     return jsonschema_rs.validator_for(schema)
 
 
+@cache
+def _source_validator() -> Any:
+    """``catalog.schema.json``'s ``source`` member alone (its ``$defs`` beside it)."""
+    schema = json.loads(files("toolcat").joinpath("schemas/catalog.schema.json").read_bytes())
+    return jsonschema_rs.validator_for({"$defs": schema["$defs"], "type": "object",
+                                        "properties": {"source": schema["properties"]["source"]},
+                                        "required": ["source"]})
+
+
+def check_source(catalog: Catalog, file: str) -> None:
+    """``check_catalog`` of the one member the validator's verdict changes: the pipeline
+    checks the whole catalog while the validator works (its verdict taken as ``valid``,
+    0 problems), and this part once the verdict is in."""
+    _refuse(catalog, file, _source_validator().iter_errors(
+        {"source": checked_data(catalog)["source"]}))
+
+
 def check_catalog(catalog: Catalog, file: str) -> None:
     """Refuse, located, a catalog that would fail ``catalog.schema.json``."""
+    _refuse(catalog, file, _validator().iter_errors(checked_data(catalog)))
+
+
+def _refuse(catalog: Catalog, file: str, errors: Any) -> None:
     problems = []
-    for error in _validator().iter_errors(checked_data(catalog)):
+    for error in errors:
         path = list(error.instance_path)
         where = "/"
         if len(path) > 1 and path[0] == "tools" and isinstance(path[1], int):
