@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from blake3 import blake3
 
-from ..parse.inputs import Inputs, Read
+from ..parse.inputs import Read, hasher
 
 
 def cache_hex(data: bytes) -> str:
@@ -23,8 +23,5 @@ def cache_hex(data: bytes) -> str:
 
 
 def cache_hasher(read: Read) -> Callable[[bytes], str]:
-    """How to hash bytes ``read`` returned: the run's ``Inputs`` hash each file once;
-    any other reader's bytes are hashed each time."""
-    if isinstance(read, Inputs):
-        return lambda data: read.hashed(data, cache_hex)
-    return cache_hex
+    """How to hash bytes ``read`` returned for the cache (parse/inputs.py, ``hasher``)."""
+    return hasher(read, cache_hex)

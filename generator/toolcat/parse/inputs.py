@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
 
 from ..vocab.digests import sha256_hex, tagged
@@ -40,13 +41,13 @@ class Inputs:
       ``glance_document``) to the next reader of the same file: one loan at a time.
     """
 
-    __slots__ = ("_digests", "_facts", "_hashed", "_lent", "_read")
+    __slots__ = ("_digests", "_facts", "_held", "_lent", "_read")
 
     def __init__(self) -> None:
         self._read: dict[str, bytes] = {}
-        # id(bytes this run read and holds, so the id is theirs) -> sha256 hex, once known
-        self._digests: dict[int, str | None] = {}
-        self._hashed: dict[tuple[int, Callable[[bytes], str]], str] = {}   # other digests
+        self._held: set[int] = set()   # id(bytes this run read and holds, so the id is theirs)
+        # (id(bytes held), "sha256" or the digest function) -> hex, once known
+        self._digests: dict[tuple[int, object], str] = {}
         self._lent: dict[Path, object] = {}
         self._facts: dict[int, TreeFacts] = {}   # id(bytes held) -> what its parse found
 
@@ -57,7 +58,7 @@ class Inputs:
         found = self._read.get(key)
         if found is None:
             found = self._read[key] = read_bounded(path)
-            self._digests.setdefault(id(found), None)
+            self._held.add(id(found))
         return found
 
     __call__ = read
@@ -65,29 +66,26 @@ class Inputs:
     def sha256_hex(self, data: bytes) -> str:
         """``sha256_hex(data)``, remembered when ``data`` is the very bytes this run
         read (held here, so its id names it for the run's lifetime)."""
-        key = id(data)
-        found = self._digests.get(key)
-        if found is None:
-            found = sha256_hex(data)
-            if key in self._digests:
-                self._digests[key] = found
-        return found
+        return self._remembered(data, "sha256", sha256_hex)
 
     def hashed(self, data: bytes, digest: Callable[[bytes], str]) -> str:
         """``digest(data)``, remembered as ``sha256_hex`` is (this machine's cache hashes
         with its own digest, cache/digest.py)."""
-        key = (id(data), digest)
-        found = self._hashed.get(key)
+        return self._remembered(data, digest, digest)
+
+    def _remembered(self, data: bytes, kind: object, digest: Callable[[bytes], str]) -> str:
+        key = (id(data), kind)
+        found = self._digests.get(key)
         if found is None:
             found = digest(data)
-            if key[0] in self._digests:
-                self._hashed[key] = found
+            if key[0] in self._held:
+                self._digests[key] = found
         return found
 
     def note_facts(self, data: bytes, facts: TreeFacts) -> None:
         """Remember what parsing ``data`` (bytes this run read) found of its tree
         (parse/limits.py, ``check_tree_refs``)."""
-        if id(data) in self._digests:
+        if id(data) in self._held:
             self._facts[id(data)] = facts
 
     def refs_local(self, data: bytes) -> bool | None:
@@ -122,10 +120,12 @@ class Inputs:
         return self._lent.pop(path, None) if self._lent else None
 
 
-def hasher(read: Read) -> Callable[[bytes], str]:
-    """How to hash bytes ``read`` returned: the run's ``Inputs`` hash each file once;
-    any other reader's bytes are hashed each time."""
-    return read.sha256_hex if isinstance(read, Inputs) else sha256_hex
+def hasher(read: Read, digest: Callable[[bytes], str] | None = None) -> Callable[[bytes], str]:
+    """How to hash bytes ``read`` returned (with ``digest``; sha256 by default): the run's
+    ``Inputs`` hash each file once; any other reader's bytes are hashed each time."""
+    if isinstance(read, Inputs):
+        return read.sha256_hex if digest is None else partial(read.hashed, digest=digest)
+    return sha256_hex if digest is None else digest
 
 
 class SpecFiles(Mapping[Path, bytes]):
